@@ -1,0 +1,197 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import { CODE_ERROR, formatMessage } from '@ads/contracts';
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Config } from './config.ts';
+import type { Db } from './db/database.ts';
+import { adAccountRoutes } from './features/ad-accounts/ad-accounts.routes.ts';
+import { createAdAccountService } from './features/ad-accounts/ad-accounts.service.ts';
+import { departmentRoutes } from './features/departments/departments.routes.ts';
+import { createDepartmentService } from './features/departments/departments.service.ts';
+import { healthRoutes } from './features/health/health.routes.ts';
+import { materialRoutes } from './features/materials/materials.routes.ts';
+import { createMaterialService } from './features/materials/materials.service.ts';
+import { createMaterialStorage } from './features/materials/storage.ts';
+import { createTusUploads } from './features/materials/tus.ts';
+import { menuRoutes } from './features/menus/menus.routes.ts';
+import { pageRoutes } from './features/pages/pages.routes.ts';
+import { createPageService } from './features/pages/pages.service.ts';
+import { personalAccountRoutes } from './features/personal-accounts/personal-accounts.routes.ts';
+import { createPersonalAccountService } from './features/personal-accounts/personal-accounts.service.ts';
+import { pixelRoutes } from './features/pixels/pixels.routes.ts';
+import { createPixelService } from './features/pixels/pixels.service.ts';
+import { roleRoutes } from './features/roles/roles.routes.ts';
+import { createRoleService } from './features/roles/roles.service.ts';
+import { sessionRoutes } from './features/session/session.routes.ts';
+import { createSessionService } from './features/session/session.service.ts';
+import { createCatalogService } from './features/sites/catalog.service.ts';
+import { siteRoutes } from './features/sites/sites.routes.ts';
+import { createSiteService } from './features/sites/sites.service.ts';
+import { cronRoutes } from './features/sys-cron/sys-cron.routes.ts';
+import { createCronService } from './features/sys-cron/sys-cron.service.ts';
+import { taskRoutes } from './features/tasks/tasks.routes.ts';
+import { createTaskService } from './features/tasks/tasks.service.ts';
+import { userRoutes } from './features/users/users.routes.ts';
+import { createUserService } from './features/users/users.service.ts';
+import { jobRegistry } from './jobs/registry.ts';
+import { createRecordingJobs } from './jobs/runner.ts';
+import type { Jobs } from './jobs/types.ts';
+import { systemClock, type Clock } from './lib/clock.ts';
+import { secretBoxFor } from './lib/crypto.ts';
+import { createUrlSigner } from './lib/signed-url.ts';
+import { registerAuth } from './plugins/auth.ts';
+import { registerErrorHandler } from './plugins/error-handler.ts';
+import type { AdPlatformClient } from './platform/types.ts';
+
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  driver: 'pglite' | 'pg';
+  clock?: Clock;
+  logger?: FastifyServerOptions['logger'];
+  /** The job engine (main.ts starts it); without one, runs are only recorded as queued (tests that need no runner). */
+  jobs?: Jobs;
+  /** The ad platform (main.ts: the Graph client, pointed at the simulator by default); without one, calls that need it say so. */
+  platform?: AdPlatformClient;
+}
+
+/** Replaces the values of `code` and `state` in a URL's query with `***`. */
+function scrubOAuthQuery(url: string): string {
+  return url.replace(/([?&](?:code|state)=)[^&#]*/g, '$1***');
+}
+
+/** Builds the Fastify instance with every route; it never listens (main.ts and tests decide). */
+export async function buildApp({ config, db, driver, clock = systemClock, logger, jobs = createRecordingJobs({ db, clock, registry: jobRegistry }), platform }: AppDeps) {
+  const app = Fastify({
+    logger: logger ?? {
+      level: config.logLevel,
+      redact: ['req.headers.authorization', 'req.body.pwd', 'req.body.access_token'],
+      // The OAuth callback's query carries a one-time code that, with the app secret, yields a token: keep it out of the logs.
+      serializers: { req: (req) => ({ method: req.method, url: scrubOAuthQuery(req.url), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort }) },
+    },
+    genReqId: (req) => (req.headers['x-request-id'] as string | undefined)?.slice(0, 64) || randomUUID(),
+    trustProxy: config.trustProxy,
+    bodyLimit: 2 * 1024 * 1024,
+    // A client that stops sending mid-request must not hold the server forever.
+    requestTimeout: 120_000,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  // Response schemas document the API; answers are checked by tests, not re-validated on every call.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+
+  // An empty JSON body means "no payload" (simple_list's payload is optional), not a parse error.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    const text = String(body);
+    if (!text.trim()) return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      const err = new Error('bad json') as Error & { code: string; statusCode: number };
+      err.code = 'FST_ERR_CTP_INVALID_JSON_BODY';
+      err.statusCode = 400;
+      done(err, undefined);
+    }
+  });
+
+  const sessions = createSessionService({ db, clock, config });
+  const users = createUserService({ db, clock });
+  const departments = createDepartmentService({ db, clock });
+  const roles = createRoleService({ db, clock });
+  const cron = createCronService({ db, jobs, clock });
+  const tasks = createTaskService({ db, jobs });
+  // Tokens and webhook secrets at rest; the key is looked up on first use (migrations run after the build).
+  const secrets = secretBoxFor(db, config.tokenEncryptionKey, app.log);
+  const sites = createSiteService({ db, clock, secrets, publicUrl: config.publicUrl });
+  const catalog = createCatalogService({ db, clock });
+  const personalAccounts = createPersonalAccountService({ db, clock, secrets, jobs, platform, publicUrl: config.publicUrl, log: app.log });
+  const adAccounts = createAdAccountService({ db, clock });
+  const pages = createPageService({ db, clock });
+  const pixels = createPixelService({ db, clock });
+  // Material files: signed URLs for <img>/<video> (the key derives from the encryption key), storage, tus uploads.
+  const signer = createUrlSigner({ secrets, clock });
+  const storage = createMaterialStorage(config.materials.storage);
+  const materials = createMaterialService({ db, clock, jobs, storage, signer, reportTimezone: config.reportTimezone, workDir: path.join(config.materials.uploadDir, '.work'), log: app.log });
+  const uploads = createTusUploads({ materials, config: config.materials, log: app.log });
+
+  registerErrorHandler(app);
+  registerAuth(app, sessions, { signer });
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: '广告投放系统 API', version: '0.1.0', description: 'Envelope { code, message, data }; see API.md.' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+
+  await app.register(
+    async (api) => {
+      await api.register(healthRoutes(db, driver, clock.now()));
+      await api.register(sessionRoutes(sessions));
+      await api.register(userRoutes(users));
+      await api.register(departmentRoutes(departments));
+      await api.register(roleRoutes(roles));
+      await api.register(menuRoutes);
+      await api.register(cronRoutes(cron));
+      await api.register(taskRoutes(tasks));
+      await api.register(personalAccountRoutes(personalAccounts));
+      await api.register(adAccountRoutes(adAccounts));
+      await api.register(pageRoutes(pages));
+      await api.register(pixelRoutes(pixels));
+      await api.register(siteRoutes(sites, catalog));
+      await api.register(materialRoutes(materials, storage, uploads));
+      await api.register(uploads.routes);
+    },
+    { prefix: '/api' },
+  );
+
+  const indexHtml = path.join(config.webDist, 'index.html');
+  const hasWeb = fs.existsSync(indexHtml);
+  if (hasWeb) {
+    await app.register(fastifyStatic, {
+      root: config.webDist,
+      // Files are looked up per request, so a rebuilt web app is served without a restart.
+      wildcard: true,
+      index: false,
+      maxAge: '1y',
+      immutable: true,
+      // The build writes .br/.gz beside each asset.
+      preCompressed: true,
+      setHeaders: (res, file) => {
+        // Hashed assets are cached for good; index.html must always be fresh.
+        if (file.endsWith('.html')) res.setHeader('Cache-Control', 'no-cache');
+      },
+    });
+  }
+
+  app.setNotFoundHandler((req, reply) => {
+    let url = req.url;
+    try {
+      url = decodeURIComponent(req.url);
+    } catch {
+      /* keep it raw */
+    }
+    if (url.startsWith('/api/') || url === '/api') {
+      return reply.status(200).send({ code: CODE_ERROR, message: formatMessage('NOT_FOUND_ROUTE', req.lang ?? 'zh', { path: url.split('?')[0] }), data: null });
+    }
+    // Client routes (no file extension) get the SPA; missing files get a plain 404.
+    const last = req.url.split('?')[0]!.split('/').pop() ?? '';
+    if (hasWeb && (req.method === 'GET' || req.method === 'HEAD') && !last.includes('.')) {
+      return reply.header('Cache-Control', 'no-cache').type('text/html').sendFile('index.html');
+    }
+    return reply.status(404).type('text/plain').send('Not found');
+  });
+
+  return app;
+}
+
+export type App = Awaited<ReturnType<typeof buildApp>>;

@@ -1,0 +1,22 @@
+import { Migrator, type Migration } from 'kysely';
+import type { Db } from './database.ts';
+import * as m0001 from './migrations/0001_init.ts';
+import * as m0002 from './migrations/0002_assets.ts';
+import * as m0003 from './migrations/0003_jobs.ts';
+import * as m0004 from './migrations/0004_materials.ts';
+
+/** Every migration, in order. Merged migrations are never edited; add a new one instead. */
+const migrations: Record<string, Migration> = {
+  '0001_init': m0001,
+  '0002_assets': m0002,
+  '0003_jobs': m0003,
+  '0004_materials': m0004,
+};
+
+/** Brings the schema up to date; Kysely holds an advisory lock so concurrent servers take turns. */
+export async function migrateToLatest(db: Db): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

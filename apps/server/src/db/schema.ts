@@ -1,0 +1,428 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+type Json = ColumnType<unknown, string | null | undefined, string | null>;
+
+export interface UsersTable {
+  id: Generated<number>;
+  account: string;
+  name: string;
+  remark: Generated<string>;
+  /** argon2id of the client's MD5 hex of the password. */
+  pwd_hash: string;
+  is_admin: Generated<number>;
+  is_leader: Generated<number>;
+  platform: Generated<string>;
+  department_id: number | null;
+  status: Generated<'enabled' | 'disabled'>;
+  login_at: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  deleted_at: NullableTimestamp;
+}
+
+export interface DepartmentsTable {
+  id: Generated<number>;
+  name: string;
+  parent_id: number | null;
+  sort: Generated<number>;
+  leader_id: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface RolesTable {
+  id: Generated<number>;
+  name: string;
+  remark: Generated<string>;
+  paths: ColumnType<string[], string[] | undefined, string[]>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface UserRolesTable {
+  user_id: number;
+  role_id: number;
+}
+
+export interface SessionsTable {
+  id: Generated<number>;
+  user_id: number;
+  /** sha256 hex of the token; the token itself is never stored. */
+  token_hash: string;
+  ip: string | null;
+  user_agent: string | null;
+  created_at: Timestamp;
+  last_seen_at: Timestamp;
+  revoked_at: NullableTimestamp;
+}
+
+export interface LoginThrottleTable {
+  key: string;
+  failures: number;
+  first_failed_at: Timestamp;
+  locked_until: NullableTimestamp;
+}
+
+export interface AuditLogsTable {
+  id: Generated<number>;
+  actor_id: number | null;
+  actor_account: string | null;
+  action: string;
+  entity_type: string;
+  entity_id: string | null;
+  before: Json;
+  after: Json;
+  ip: string | null;
+  request_id: string | null;
+  created_at: Timestamp;
+}
+
+export interface DB {
+  users: UsersTable;
+  departments: DepartmentsTable;
+  roles: RolesTable;
+  user_roles: UserRolesTable;
+  sessions: SessionsTable;
+  login_throttle: LoginThrottleTable;
+  audit_logs: AuditLogsTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
+export type DepartmentRow = Selectable<DepartmentsTable>;
+export type RoleRow = Selectable<RolesTable>;
+
+// ---------------------------------------------------------------------------------------------
+// Authorization and hosting assets (migration 0002_assets). Declared as a second `DB` interface,
+// which TypeScript merges with the one above, so each feature's migration appends its own tables.
+
+type Bool = ColumnType<boolean, boolean | undefined, boolean>;
+type TextArray = ColumnType<string[], string[] | undefined, string[]>;
+
+export interface AppSettingsTable {
+  key: string;
+  value: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface PersonalAccountsTable {
+  id: Generated<number>;
+  fb_user_id: string;
+  name: string;
+  /** AES-256-GCM of the access token (lib/crypto.ts); null once disconnected. */
+  token_enc: string | null;
+  token_expires_at: NullableTimestamp;
+  data_access_expires_at: NullableTimestamp;
+  scopes: TextArray;
+  token_type: string | null;
+  status: Generated<'valid' | 'expiring' | 'invalid'>;
+  /** A key of the message catalogue explaining the status, with its parameters. */
+  status_reason_key: string | null;
+  status_reason_params: Json;
+  owner_user_id: number | null;
+  hosted: Bool;
+  last_checked_at: NullableTimestamp;
+  last_synced_at: NullableTimestamp;
+  last_sync_status: 'queued' | 'running' | 'success' | 'skipped' | 'failed' | 'cancelled' | null;
+  last_sync_error: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  deleted_at: NullableTimestamp;
+}
+
+export interface AdAccountsTable {
+  id: Generated<number>;
+  /** act_<n> */
+  platform_id: string;
+  account_id: string;
+  name: string;
+  currency: string;
+  timezone_name: string;
+  timezone_offset_hours: ColumnType<number, number | undefined, number>;
+  account_status: number;
+  disable_reason: ColumnType<number, number | undefined, number>;
+  /** Minor units of `currency`. */
+  amount_spent_minor: ColumnType<number, number | undefined, number>;
+  balance_minor: ColumnType<number, number | undefined, number>;
+  spend_cap_minor: number | null;
+  business_id: string | null;
+  business_name: string | null;
+  platform: 'dj' | 'ec' | null;
+  hosted: Bool;
+  hosted_at: NullableTimestamp;
+  remark: Generated<string>;
+  last_synced_at: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface PersonalAccountAdAccountsTable {
+  personal_account_id: number;
+  ad_account_id: number;
+  reachable: Bool;
+  first_seen_at: Timestamp;
+  last_seen_at: Timestamp;
+}
+
+export interface UserAdAccountsTable {
+  user_id: number;
+  ad_account_id: number;
+  created_at: Timestamp;
+}
+
+export interface PagesTable {
+  id: Generated<number>;
+  platform_id: string;
+  name: string;
+  category: string | null;
+  picture_url: string | null;
+  last_synced_at: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface PersonalAccountPagesTable {
+  personal_account_id: number;
+  page_id: number;
+  tasks: TextArray;
+  /** AES-256-GCM of the page access token. */
+  page_token_enc: string | null;
+  reachable: Bool;
+  first_seen_at: Timestamp;
+  last_seen_at: Timestamp;
+}
+
+export interface PageAdAccountsTable {
+  page_id: number;
+  ad_account_id: number;
+  created_at: Timestamp;
+}
+
+export interface PageUsersTable {
+  page_id: number;
+  user_id: number;
+  created_at: Timestamp;
+}
+
+export interface PixelsTable {
+  id: Generated<number>;
+  platform_id: string;
+  name: string;
+  last_fired_at: NullableTimestamp;
+  owner_business_id: string | null;
+  last_synced_at: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** 'platform': found by a sync; 'manual': associated by a person (see migration 0002). */
+export type PixelLinkSource = 'platform' | 'manual';
+
+export interface PixelAdAccountsTable {
+  pixel_id: number;
+  ad_account_id: number;
+  source: PixelLinkSource;
+  created_at: Timestamp;
+}
+
+export interface SitesTable {
+  id: Generated<number>;
+  name: string;
+  domain: string;
+  platform: 'dj' | 'ec';
+  link_template: string;
+  pixel_id: number | null;
+  webhook_secret_enc: string;
+  remark: Generated<string>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  deleted_at: NullableTimestamp;
+}
+
+export interface DramasTable {
+  id: Generated<number>;
+  site_id: number;
+  external_id: string;
+  name: string;
+  language: string;
+  episode_count: number;
+  cover_url: string | null;
+  tags: TextArray;
+  test_status: Generated<'untested' | 'testing' | 'passed' | 'failed'>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  deleted_at: NullableTimestamp;
+}
+
+export interface ProductsTable {
+  id: Generated<number>;
+  site_id: number;
+  external_id: string;
+  name: string;
+  url: string;
+  /** Major units of `currency` (a shop price, not a platform amount). */
+  price: number;
+  currency: string;
+  cover_url: string | null;
+  tags: TextArray;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  deleted_at: NullableTimestamp;
+}
+
+export interface OauthStatesTable {
+  id: Generated<number>;
+  /** sha256 hex of the state; the state itself only travels through the browser. */
+  state_hash: string;
+  user_id: number;
+  expires_at: Timestamp;
+  used_at: NullableTimestamp;
+  created_at: Timestamp;
+}
+
+export interface DB {
+  app_settings: AppSettingsTable;
+  personal_accounts: PersonalAccountsTable;
+  ad_accounts: AdAccountsTable;
+  personal_account_ad_accounts: PersonalAccountAdAccountsTable;
+  user_ad_accounts: UserAdAccountsTable;
+  pages: PagesTable;
+  personal_account_pages: PersonalAccountPagesTable;
+  page_ad_accounts: PageAdAccountsTable;
+  page_users: PageUsersTable;
+  pixels: PixelsTable;
+  pixel_ad_accounts: PixelAdAccountsTable;
+  sites: SitesTable;
+  dramas: DramasTable;
+  products: ProductsTable;
+  oauth_states: OauthStatesTable;
+}
+
+export type PersonalAccountRow = Selectable<PersonalAccountsTable>;
+export type AdAccountRow = Selectable<AdAccountsTable>;
+export type SiteRow = Selectable<SitesTable>;
+export type DramaRow = Selectable<DramasTable>;
+export type ProductRow = Selectable<ProductsTable>;
+
+// ---------------------------------------------------------------------------------------------
+// Background jobs (migration 0003_jobs; jobs/runner.ts). Merged into `DB` like the blocks above.
+
+export type JobRunStatus = 'queued' | 'running' | 'success' | 'skipped' | 'failed' | 'cancelled';
+
+export interface JobRunsTable {
+  id: Generated<number>;
+  job_name: string;
+  trigger: 'schedule' | 'manual';
+  created_by: number | null;
+  data: Json;
+  status: Generated<JobRunStatus>;
+  progress_done: Generated<number>;
+  progress_total: Generated<number>;
+  message: string | null;
+  summary: Json;
+  error: string | null;
+  attempt: Generated<number>;
+  boss_job_id: string | null;
+  singleton_key: string | null;
+  queued_at: Timestamp;
+  started_at: NullableTimestamp;
+  finished_at: NullableTimestamp;
+}
+
+export interface JobSettingsTable {
+  name: string;
+  schedule: string | null;
+  enabled: ColumnType<boolean, boolean | undefined, boolean>;
+  updated_by: number | null;
+  updated_at: Timestamp;
+}
+
+export interface DB {
+  job_runs: JobRunsTable;
+  job_settings: JobSettingsTable;
+}
+
+export type JobRunRow = Selectable<JobRunsTable>;
+
+// ---------------------------------------------------------------------------------------------
+// Materials (migration 0004_materials; features/materials). Merged into `DB` like the blocks above.
+
+export type MaterialPushState = 'pending' | 'uploading' | 'processing' | 'ready' | 'failed';
+
+export interface MaterialsTable {
+  id: Generated<number>;
+  kind: 'video' | 'image';
+  platform: 'dj' | 'ec';
+  file_name: string;
+  mime_type: string;
+  size_bytes: number;
+  md5: string;
+  /** Seconds; null for images. */
+  duration_s: number | null;
+  width: number | null;
+  height: number | null;
+  storage_key: string;
+  thumb_key: string | null;
+  drama_id: number | null;
+  product_id: number | null;
+  language: string | null;
+  editor_id: number | null;
+  tags: TextArray;
+  remark: Generated<string>;
+  uploader_id: number;
+  department_id: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  deleted_at: NullableTimestamp;
+}
+
+export interface MaterialUploadsTable {
+  /** The tus upload id. */
+  id: string;
+  user_id: number;
+  material_id: number;
+  status: 'created' | 'duplicate';
+  size_bytes: number;
+  created_at: Timestamp;
+}
+
+export interface MaterialPushesTable {
+  id: Generated<number>;
+  material_id: number;
+  ad_account_id: number;
+  state: Generated<MaterialPushState>;
+  platform_ref: string | null;
+  upload_session_id: string | null;
+  /** The platform's message when failed. */
+  error: string | null;
+  /** Or our reason: a message key (contracts/messages.ts) and its parameters. */
+  error_key: string | null;
+  error_params: Json;
+  attempts: Generated<number>;
+  pushed_by: number | null;
+  task_id: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  finished_at: NullableTimestamp;
+}
+
+export interface MaterialUsagesTable {
+  material_id: number;
+  ad_account_id: number;
+  platform_ad_id: string;
+  created_at: Timestamp;
+}
+
+export interface DB {
+  materials: MaterialsTable;
+  material_uploads: MaterialUploadsTable;
+  material_pushes: MaterialPushesTable;
+  material_usages: MaterialUsagesTable;
+}
+
+export type MaterialRow = Selectable<MaterialsTable>;
+export type MaterialPushRow = Selectable<MaterialPushesTable>;

@@ -1,0 +1,177 @@
+import type { CreateDepartmentBody, DepartmentNode, EditDepartmentBody } from '@ads/contracts';
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import { AppError } from '../../errors.ts';
+import { isManager, type Actor, type RequestContext } from '../../lib/actor.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { departmentSubtree, managedDepartments } from '../../lib/scope.ts';
+import { writeAudit } from '../audit/audit.repository.ts';
+
+const isUniqueViolation = (err: unknown) => (err as { code?: string }).code === '23505';
+
+export function createDepartmentService({ db, clock }: { db: Db; clock: Clock }) {
+  async function load(id: number) {
+    const row = await db.selectFrom('departments').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row) throw new AppError('DEPARTMENT_NOT_FOUND');
+    return row;
+  }
+
+  /**
+   * Managers change any department. Others with /sys/department change only departments
+   * strictly below their own (so nobody can rename or move the department that grants their scope).
+   */
+  async function assertCanChange(actor: Actor, id: number | null) {
+    if (isManager(actor)) return;
+    const managed = (await managedDepartments(db, actor)) ?? [];
+    if (id === null || id === actor.department_id || !managed.includes(id)) throw new AppError('FORBIDDEN_SCOPE');
+  }
+
+  /** A leader is an enabled user; non-managers pick one among the people they manage. */
+  async function assertLeader(actor: Actor, leaderId: number | null | undefined) {
+    if (leaderId == null) return;
+    const leader = await db
+      .selectFrom('users')
+      .select(['id', 'department_id'])
+      .where('id', '=', leaderId)
+      .where('deleted_at', 'is', null)
+      .where('status', '=', 'enabled')
+      .executeTakeFirst();
+    if (!leader) throw new AppError('LEADER_NOT_FOUND');
+    if (isManager(actor) || leader.id === actor.id) return;
+    const managed = (await managedDepartments(db, actor)) ?? [];
+    if (leader.department_id === null || !managed.includes(leader.department_id)) throw new AppError('FORBIDDEN_SCOPE');
+  }
+
+  async function assertParentScope(actor: Actor, parentId: number | null) {
+    if (isManager(actor)) return;
+    const managed = (await managedDepartments(db, actor)) ?? [];
+    if (parentId === null || !managed.includes(parentId)) throw new AppError('FORBIDDEN_SCOPE');
+  }
+
+  /**
+   * A department's leader leads: their is_leader flag (which widens their data scope to the
+   * department) is set with the appointment, so the two never disagree. Removing a leader
+   * leaves the flag alone; they may lead elsewhere, and a manager clears it on the account.
+   */
+  async function markLeader(trx: Db, ctx: RequestContext, leaderId: number | null | undefined) {
+    if (leaderId == null) return;
+    const changed = await trx.updateTable('users').set({ is_leader: 1, updated_at: clock.now() }).where('id', '=', leaderId).where('is_leader', '=', 0).executeTakeFirst();
+    if (changed.numUpdatedRows) {
+      await writeAudit(trx, ctx, { action: 'user.edit', entity_type: 'user', entity_id: leaderId, before: { is_leader: 0 }, after: { is_leader: 1 } });
+    }
+  }
+
+  return {
+    /** The whole tree with member counts and leader names, siblings by sort then name. */
+    async tree(): Promise<DepartmentNode[]> {
+      const rows = await db
+        .selectFrom('departments as d')
+        .leftJoin('users as l', (j) => j.onRef('l.id', '=', 'd.leader_id').on('l.deleted_at', 'is', null))
+        .select([
+          'd.id',
+          'd.name',
+          'd.parent_id',
+          'd.sort',
+          'd.leader_id',
+          'l.name as leader_name',
+          sql<number>`(select count(*) from users u where u.department_id = d.id and u.deleted_at is null)`.as('member_count'),
+        ])
+        .orderBy('d.sort')
+        .orderBy('d.name')
+        .orderBy('d.id')
+        .execute();
+      const nodes = new Map<number, DepartmentNode>(rows.map((r) => [r.id, { ...r, member_count: Number(r.member_count), children: [] }]));
+      const roots: DepartmentNode[] = [];
+      for (const node of nodes.values()) {
+        const parent = node.parent_id ? nodes.get(node.parent_id) : undefined;
+        (parent ? parent.children : roots).push(node);
+      }
+      return roots;
+    },
+
+    async create(ctx: RequestContext, body: CreateDepartmentBody) {
+      const parentId = body.parent_id ?? null;
+      if (parentId !== null) await load(parentId);
+      await assertParentScope(ctx.actor, parentId);
+      await assertLeader(ctx.actor, body.leader_id);
+      try {
+        return await db.transaction().execute(async (trx) => {
+          const row = await trx
+            .insertInto('departments')
+            .values({ name: body.name, parent_id: parentId, sort: body.sort ?? 0, leader_id: body.leader_id ?? null })
+            .returningAll()
+            .executeTakeFirstOrThrow();
+          await writeAudit(trx, ctx, { action: 'department.create', entity_type: 'department', entity_id: row.id, after: row });
+          await markLeader(trx, ctx, body.leader_id);
+          return { id: row.id };
+        });
+      } catch (err) {
+        if (isUniqueViolation(err)) throw new AppError('DEPARTMENT_NAME_TAKEN', { name: body.name }, 'name');
+        throw err;
+      }
+    },
+
+    /** Rename, move (parent_id), re-sort or change the leader. Moving under itself or a descendant is refused. */
+    async edit(ctx: RequestContext, body: EditDepartmentBody) {
+      const before = await load(body.id);
+      await assertCanChange(ctx.actor, body.id);
+      if (body.parent_id !== undefined && body.parent_id !== before.parent_id) {
+        const parentId = body.parent_id;
+        if (parentId !== null) {
+          await load(parentId);
+          const subtree = await departmentSubtree(db, body.id);
+          if (subtree.includes(parentId)) throw new AppError('DEPARTMENT_CYCLE');
+        }
+        await assertParentScope(ctx.actor, parentId);
+      }
+      await assertLeader(ctx.actor, body.leader_id);
+      try {
+        await db.transaction().execute(async (trx) => {
+          const after = await trx
+            .updateTable('departments')
+            .set({
+              ...(body.name !== undefined && { name: body.name }),
+              ...(body.parent_id !== undefined && { parent_id: body.parent_id }),
+              ...(body.sort !== undefined && { sort: body.sort }),
+              ...(body.leader_id !== undefined && { leader_id: body.leader_id }),
+              updated_at: clock.now(),
+            })
+            .where('id', '=', body.id)
+            .returningAll()
+            .executeTakeFirstOrThrow();
+          await writeAudit(trx, ctx, { action: 'department.edit', entity_type: 'department', entity_id: body.id, before, after });
+          if (body.leader_id !== before.leader_id) await markLeader(trx, ctx, body.leader_id);
+        });
+      } catch (err) {
+        if (isUniqueViolation(err)) throw new AppError('DEPARTMENT_NAME_TAKEN', { name: body.name ?? before.name }, 'name');
+        throw err;
+      }
+      return { id: body.id };
+    },
+
+    /** Refused while the department has sub-departments or members, with the count in the message. */
+    async remove(ctx: RequestContext, id: number) {
+      const before = await load(id);
+      await assertCanChange(ctx.actor, id);
+      await db.transaction().execute(async (trx) => {
+        // Lock the row so a concurrent member move cannot slip in between the checks and the delete.
+        await sql`select id from departments where id = ${id} for update`.execute(trx);
+        const children = await trx.selectFrom('departments').select((eb) => eb.fn.countAll<number>().as('n')).where('parent_id', '=', id).executeTakeFirstOrThrow();
+        if (Number(children.n) > 0) throw new AppError('DEPARTMENT_HAS_CHILDREN', { count: Number(children.n) });
+        const members = await trx
+          .selectFrom('users')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('department_id', '=', id)
+          .where('deleted_at', 'is', null)
+          .executeTakeFirstOrThrow();
+        if (Number(members.n) > 0) throw new AppError('DEPARTMENT_HAS_MEMBERS', { count: Number(members.n) });
+        // Deleted users keep their history but let go of the department.
+        await trx.updateTable('users').set({ department_id: null }).where('department_id', '=', id).execute();
+        await trx.deleteFrom('departments').where('id', '=', id).execute();
+        await writeAudit(trx, ctx, { action: 'department.delete', entity_type: 'department', entity_id: id, before });
+      });
+    },
+  };
+}
+
+export type DepartmentService = ReturnType<typeof createDepartmentService>;

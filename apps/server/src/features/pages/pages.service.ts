@@ -1,0 +1,87 @@
+import type { AssignMode, ListPagesBody } from '@ads/contracts';
+import type { Db } from '../../db/database.ts';
+import { AppError } from '../../errors.ts';
+import type { RequestContext } from '../../lib/actor.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { editLinks } from '../../lib/links.ts';
+import { assertUsersManageable, assertWithin, manageableUserIds, visibleAdAccountIds, visibleUserIds } from '../../lib/scope.ts';
+import { writeAudit } from '../audit/audit.repository.ts';
+import { listPages, visiblePageIds } from './pages.repository.ts';
+
+export interface AssociatePagesBody {
+  page_ids: number[];
+  ad_account_ids?: number[] | undefined;
+  user_ids?: number[] | undefined;
+  mode: AssignMode;
+}
+
+/** Pages (主页关联): which ad accounts and users may use each page. */
+export function createPageService({ db, clock }: { db: Db; clock: Clock }) {
+  return {
+    async list(ctx: RequestContext, body: ListPagesBody) {
+      return listPages(db, body, { users: await visibleUserIds(db, ctx.actor) });
+    },
+
+    /**
+     * Edits the pages' ad accounts and/or users. The pages and ad accounts must be in the caller's
+     * scope and the users people they may assign to; "replace" keeps links outside that reach.
+     */
+    async associate(ctx: RequestContext, body: AssociatePagesBody) {
+      const pageIds = [...new Set(body.page_ids)];
+      const existing = await db.selectFrom('pages').select('id').where('id', 'in', pageIds).execute();
+      if (existing.length !== pageIds.length) throw new AppError('PAGE_NOT_FOUND', {}, 'page_ids');
+      const users = await visibleUserIds(db, ctx.actor);
+      if ((await visiblePageIds(db, pageIds, { users })).length !== pageIds.length) throw new AppError('FORBIDDEN_SCOPE');
+
+      let accountReach: number[] | null = null;
+      if (body.ad_account_ids) {
+        const accounts = [...new Set(body.ad_account_ids)];
+        if (accounts.length) {
+          const found = await db.selectFrom('ad_accounts').select('id').where('id', 'in', accounts).execute();
+          if (found.length !== accounts.length) throw new AppError('AD_ACCOUNT_NOT_FOUND', {}, 'ad_account_ids');
+        }
+        accountReach = await visibleAdAccountIds(db, ctx.actor);
+        assertWithin(accountReach, accounts);
+      }
+      let userReach: number[] | null = null;
+      if (body.user_ids) {
+        userReach = await manageableUserIds(db, ctx.actor);
+        if (userReach && !userReach.length) throw new AppError('FORBIDDEN_SCOPE');
+        await assertUsersManageable(db, ctx.actor, body.user_ids);
+      }
+
+      await db.transaction().execute(async (trx) => {
+        for (const pageId of pageIds) {
+          const change: Record<string, { before: number[]; after: number[] }> = {};
+          if (body.ad_account_ids) {
+            change.ad_account_ids = await editLinks(trx, {
+              table: 'page_ad_accounts',
+              owner: { column: 'page_id', id: pageId },
+              target: 'ad_account_id',
+              ids: body.ad_account_ids,
+              mode: body.mode,
+              reach: accountReach,
+              now: clock.now(),
+            });
+          }
+          if (body.user_ids) {
+            change.user_ids = await editLinks(trx, { table: 'page_users', owner: { column: 'page_id', id: pageId }, target: 'user_id', ids: body.user_ids, mode: body.mode, reach: userReach, now: clock.now() });
+          }
+          const changed = Object.entries(change).filter(([, c]) => c.before.join() !== c.after.join());
+          if (changed.length) {
+            await writeAudit(trx, ctx, {
+              action: 'page.associate',
+              entity_type: 'page',
+              entity_id: pageId,
+              before: Object.fromEntries(changed.map(([k, c]) => [k, c.before])),
+              after: Object.fromEntries(changed.map(([k, c]) => [k, c.after])),
+            });
+          }
+        }
+      });
+      return { updated: pageIds.length };
+    },
+  };
+}
+
+export type PageService = ReturnType<typeof createPageService>;

@@ -1,0 +1,599 @@
+import { formatMessage, type TokenStatus } from '@ads/contracts';
+import { sql } from 'kysely';
+import { z } from 'zod';
+import type { Db } from '../../db/database.ts';
+import { AppError } from '../../errors.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { SecretUnreadableError, type SecretBox } from '../../lib/crypto.ts';
+import { isAuthFailure, platformDetail } from '../../lib/platform-errors.ts';
+import { PlatformError, type AdPlatformClient, type PlatformAdAccount, type PlatformPixel, type TokenInfo } from '../../platform/types.ts';
+import { writeAudit, type AuditContext } from '../audit/audit.repository.ts';
+import { findPersonalAccountRow } from './personal-accounts.repository.ts';
+import { tokenHealth, type TokenHealth } from './token-health.ts';
+
+/**
+ * Business assets from a personal account's token: its ad accounts, pages (with page tokens and
+ * tasks) and the pixels of those ad accounts, written set-based by upserts keyed on platform ids:
+ * one transaction per chunk of ad accounts (a handful of multi-row statements, not a few per
+ * row). A rerun finds every row in place and changes nothing but sync times; a run killed midway
+ * leaves the chunks it committed, and the next run completes it without duplicates. Nothing
+ * synced is ever deleted: links the token no longer reaches are marked unreachable.
+ *
+ * When the platform's rate limit refuses a call, the sync stops where it is and throws
+ * SyncPausedError with its resume point (what is written stays): the job queues a continuation
+ * that goes on from that point once the limit's window has passed.
+ */
+
+export interface AssetSyncDeps {
+  db: Db;
+  platform: AdPlatformClient;
+  clock: Clock;
+  secrets: SecretBox;
+}
+
+export interface SyncOptions {
+  progress?: (done: number, total: number, message?: string) => Promise<void> | void;
+  signal?: AbortSignal;
+  /** Who asked (audit); background runs pass a context without an actor. */
+  audit?: AuditContext;
+  /** Where a paused sync of this account stopped: it goes on from there instead of starting over. */
+  resume?: SyncResumePoint | null;
+  /** When the job run began (the app limit's rolling hour counts from its first call); default: when this sync began. */
+  runStartedAt?: Date;
+}
+
+export interface SyncSummary {
+  personal_account_id: number;
+  ad_accounts: number;
+  new_ad_accounts: number;
+  unreachable_ad_accounts: number;
+  pages: number;
+  new_pages: number;
+  pixels: number;
+  new_pixels: number;
+}
+
+/**
+ * Where a paused sync goes on. 'pages': the ad accounts are written, the pages are next;
+ * 'pixels': pages too, and the pixels of the ad accounts up to `after` (ad_accounts.id; chunks go
+ * in id order). The counts so far make the final summary cover the whole sync.
+ */
+export const syncResumePointSchema = z.object({
+  phase: z.enum(['pages', 'pixels']),
+  after: z.number().int().nonnegative(),
+  /** When it paused (the sync's clock): a sync of the account that finished later makes this point stale. */
+  paused_at: z.iso.datetime(),
+  counts: z.object({
+    ad_accounts: z.number().int().nonnegative(),
+    new_ad_accounts: z.number().int().nonnegative(),
+    unreachable_ad_accounts: z.number().int().nonnegative(),
+    pages: z.number().int().nonnegative(),
+    new_pages: z.number().int().nonnegative(),
+    new_pixels: z.number().int().nonnegative(),
+    /** Platform ids of the pixels found so far. */
+    pixel_ids: z.array(z.string()),
+  }),
+});
+export type SyncResumePoint = z.infer<typeof syncResumePointSchema>;
+
+/** The token stopped working mid-sync; the personal account is already marked invalid. */
+export class SyncAuthError extends Error {
+  constructor(
+    readonly personalAccountId: number,
+    readonly accountName: string,
+    readonly detail: string,
+  ) {
+    // Job messages are stored as text; written in the product's default language (zh-CN).
+    super(formatMessage('PERSONAL_ACCOUNT_SYNC_AUTH', 'zh', { name: accountName, reason: detail }));
+    this.name = 'SyncAuthError';
+  }
+}
+
+/**
+ * The platform's rate limit stopped the sync (message in zh-CN, like SyncAuthError's; it is also
+ * the account's last_sync_error while the continuation waits). What it wrote stays; `resume` says where to go on
+ * (null: from the start, the ad account list was not complete), `resumeAt` when the window allows.
+ */
+export class SyncPausedError extends Error {
+  constructor(
+    readonly personalAccountId: number,
+    readonly accountName: string,
+    readonly resume: SyncResumePoint | null,
+    readonly resumeAt: Date,
+    readonly platformError: PlatformError,
+    now: Date,
+  ) {
+    super(`同步因平台限流暂停（${platformDetail(platformError)}），已写入的数据保留，将于 ${resumeTimeText(resumeAt, now)} 从断点继续`);
+    this.name = 'SyncPausedError';
+  }
+}
+
+/** "HH:MM UTC" (a date too when it is not the same UTC day as `from`): when a paused sync continues. */
+export function resumeTimeText(at: Date, from: Date): string {
+  const isoText = at.toISOString();
+  const sameDay = isoText.slice(0, 10) === from.toISOString().slice(0, 10);
+  return `${sameDay ? '' : `${isoText.slice(0, 10)} `}${isoText.slice(11, 16)} UTC`;
+}
+
+
+const SYSTEM: AuditContext = { actor: null, ip: null, requestId: null };
+
+/** Ad accounts per chunk: one transaction of writes, and one batch of pixel reads (the adapter's batch holds 50). */
+const CHUNK = 50;
+/** Rows per multi-row statement where no chunk of ad accounts bounds them (pages): far below PostgreSQL's 65,535 bind parameters. */
+const ROWS_PER_STATEMENT = 500;
+
+const HOUR_MS = 3_600_000;
+/** A paused sync never continues sooner than this: a refusal seconds after the window moved would waste a run. */
+const MIN_PAUSE_MS = 5 * 60_000;
+
+/**
+ * When a sync stopped by `err` may continue. The wait the platform named (usage headers: account
+ * score, business-use-case quotas) is honoured. The app limit (code 4 / 341, or the client's own
+ * refusal to wait past its deadline, which names no code) is a rolling hour whose header gives no
+ * reset time: the calls of this run leave it an hour after the run began.
+ */
+export function resumeTime(err: PlatformError, runStartedAt: Date, now: Date): Date {
+  const code = err.details.code;
+  const appWide = code === undefined || code === 4 || code === 341;
+  const at = Math.max(now.getTime() + (err.details.retryAfterMs ?? 0), now.getTime() + MIN_PAUSE_MS, appWide ? runStartedAt.getTime() + HOUR_MS : 0);
+  // Whole minutes: the message says HH:MM.
+  return new Date(Math.ceil(at / 60_000) * 60_000);
+}
+
+const isRateLimited = (err: unknown): err is PlatformError => err instanceof PlatformError && err.kind === 'rate_limited';
+
+function chunked<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** The last of each platform id (a list that repeats one would make a multi-row upsert touch a row twice). */
+function uniqueById<T extends { id: string }>(items: readonly T[]): T[] {
+  return [...new Map(items.map((x) => [x.id, x])).values()];
+}
+
+/** Ad account columns the platform provides (compared to tell a change from a mere re-read). */
+const AD_ACCOUNT_COLUMNS = [
+  'account_id',
+  'name',
+  'currency',
+  'timezone_name',
+  'timezone_offset_hours',
+  'account_status',
+  'disable_reason',
+  'amount_spent_minor',
+  'balance_minor',
+  'spend_cap_minor',
+  'business_id',
+  'business_name',
+] as const;
+
+interface SyncedAccount {
+  id: number;
+  platformId: string;
+}
+
+export function createAssetSync({ db, platform, clock, secrets }: AssetSyncDeps) {
+  /** Stores a token's health; writes an audit entry when the status changes. */
+  async function saveHealth(id: number, health: TokenHealth, facts: Partial<Pick<TokenInfo, 'expiresAt' | 'dataAccessExpiresAt' | 'scopes' | 'type'>>, audit: AuditContext) {
+    await db.transaction().execute(async (trx) => {
+      const before = await trx.selectFrom('personal_accounts').select(['status', 'status_reason_key']).where('id', '=', id).forUpdate().executeTakeFirst();
+      if (!before) return;
+      const now = clock.now();
+      await trx
+        .updateTable('personal_accounts')
+        .set({
+          status: health.status,
+          status_reason_key: health.reasonKey,
+          status_reason_params: health.reasonParams ? JSON.stringify(health.reasonParams) : null,
+          ...(facts.expiresAt !== undefined && { token_expires_at: facts.expiresAt }),
+          ...(facts.dataAccessExpiresAt !== undefined && { data_access_expires_at: facts.dataAccessExpiresAt }),
+          ...(facts.scopes !== undefined && { scopes: facts.scopes }),
+          ...(facts.type !== undefined && { token_type: facts.type }),
+          last_checked_at: now,
+          updated_at: now,
+        })
+        .where('id', '=', id)
+        .execute();
+      if (before.status !== health.status || before.status_reason_key !== health.reasonKey) {
+        await writeAudit(trx, audit, {
+          action: 'personal_account.token_status',
+          entity_type: 'personal_account',
+          entity_id: id,
+          before: { status: before.status, reason: before.status_reason_key },
+          after: { status: health.status, reason: health.reasonKey, ...health.reasonParams },
+        });
+      }
+    });
+  }
+
+  /** Marks an account invalid at once after the platform refused its token, so the list says so. */
+  async function markInvalid(id: number, health: TokenHealth, audit: AuditContext) {
+    await saveHealth(id, health, {}, audit);
+  }
+
+  /** The stored token in clear; an unreadable one marks the account invalid (it cannot be used any more). */
+  async function tokenOf(row: { id: number; name: string; token_enc: string | null }, audit: AuditContext): Promise<string> {
+    if (!row.token_enc) throw new AppError('PERSONAL_ACCOUNT_DISCONNECTED', { name: row.name });
+    try {
+      return await secrets.decrypt(row.token_enc);
+    } catch (err) {
+      if (!(err instanceof SecretUnreadableError)) throw err;
+      await markInvalid(row.id, { status: 'invalid', reasonKey: 'TOKEN_UNREADABLE', reasonParams: null }, audit);
+      throw new SyncAuthError(row.id, row.name, formatMessage('TOKEN_UNREADABLE', 'zh'));
+    }
+  }
+
+  async function setSyncState(id: number, state: { last_sync_status: 'queued' | 'running' | 'success' | 'failed' | 'cancelled'; last_sync_error?: string | null; last_synced_at?: Date }) {
+    await db
+      .updateTable('personal_accounts')
+      .set({ ...state, updated_at: clock.now() })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /**
+   * Upserts a chunk of ad accounts and their links to the personal account in one transaction of
+   * two multi-row statements; answers their ids and how many are new. Every row gets the sync
+   * time (the screens show and sort by it); updated_at moves only when the platform's data changed.
+   */
+  async function upsertAdAccounts(personalAccountId: number, chunk: PlatformAdAccount[], now: Date) {
+    return db.transaction().execute(async (trx) => {
+      const rows = await trx
+        .insertInto('ad_accounts')
+        .values(
+          chunk.map((a) => ({
+            platform_id: a.id,
+            account_id: a.accountId,
+            name: a.name,
+            currency: a.currency,
+            timezone_name: a.timezoneName,
+            timezone_offset_hours: a.timezoneOffsetHours,
+            account_status: a.accountStatus,
+            disable_reason: a.disableReason,
+            amount_spent_minor: a.amountSpentMinor,
+            balance_minor: a.balanceMinor,
+            spend_cap_minor: a.spendCapMinor,
+            business_id: a.businessId,
+            business_name: a.businessName,
+            last_synced_at: now,
+            created_at: now,
+            updated_at: now,
+          })),
+        )
+        .onConflict((oc) =>
+          oc.column('platform_id').doUpdateSet((eb) => ({
+            ...Object.fromEntries(AD_ACCOUNT_COLUMNS.map((k) => [k, eb.ref(`excluded.${k}`)])),
+            last_synced_at: eb.ref('excluded.last_synced_at'),
+            // updated_at means "the platform's data changed", not "we looked again".
+            updated_at: sql<Date>`case when (${sql.join(AD_ACCOUNT_COLUMNS.map((k) => sql.ref(`ad_accounts.${k}`)))})
+              is distinct from (${sql.join(AD_ACCOUNT_COLUMNS.map((k) => sql.ref(`excluded.${k}`)))})
+              then excluded.updated_at else ad_accounts.updated_at end`,
+          })),
+        )
+        // xmax = 0 only on a row this statement inserted (PostgreSQL's way to tell insert from update).
+        .returning(['id', 'platform_id', sql<boolean>`(xmax = 0)`.as('inserted')])
+        .execute();
+      await trx
+        .insertInto('personal_account_ad_accounts')
+        .values(rows.map((r) => ({ personal_account_id: personalAccountId, ad_account_id: r.id, reachable: true, first_seen_at: now, last_seen_at: now })))
+        .onConflict((oc) => oc.columns(['personal_account_id', 'ad_account_id']).doUpdateSet((eb) => ({ reachable: true, last_seen_at: eb.ref('excluded.last_seen_at') })))
+        .execute();
+      const ids = new Map(rows.map((r) => [r.platform_id, r.id]));
+      return {
+        synced: chunk.map((a): SyncedAccount => ({ id: ids.get(a.id)!, platformId: a.id })),
+        created: rows.filter((r) => r.inserted).length,
+      };
+    });
+  }
+
+  async function syncPages(personalAccountId: number, token: string, now: Date, signal?: AbortSignal) {
+    const pages = uniqueById(await platform.listPages(token, { signal }));
+    const known = await db
+      .selectFrom('personal_account_pages as l')
+      .innerJoin('pages as p', 'p.id', 'l.page_id')
+      .select(['p.platform_id', 'l.page_token_enc'])
+      .where('l.personal_account_id', '=', personalAccountId)
+      .execute();
+    const storedTokens = new Map(known.map((k) => [k.platform_id, k.page_token_enc]));
+    const tokens = new Map<string, string | null>();
+    for (const page of pages) {
+      signal?.throwIfAborted();
+      // Re-encrypting an unchanged token would still change the stored value (fresh IV): keep it.
+      let tokenEnc: string | null = null;
+      if (page.accessToken) {
+        const stored = storedTokens.get(page.id);
+        const same = stored ? await secrets.decrypt(stored).then((t) => t === page.accessToken, () => false) : false;
+        tokenEnc = same ? stored! : await secrets.encrypt(page.accessToken);
+      }
+      tokens.set(page.id, tokenEnc);
+    }
+    let created = 0;
+    const ids: number[] = [];
+    for (const chunk of chunked(pages, ROWS_PER_STATEMENT)) {
+      signal?.throwIfAborted();
+      await db.transaction().execute(async (trx) => {
+        const rows = await trx
+          .insertInto('pages')
+          .values(chunk.map((page) => ({ platform_id: page.id, name: page.name, category: page.category, picture_url: page.pictureUrl, last_synced_at: now, created_at: now, updated_at: now })))
+          .onConflict((oc) =>
+            oc.column('platform_id').doUpdateSet((eb) => ({
+              name: eb.ref('excluded.name'),
+              category: eb.ref('excluded.category'),
+              picture_url: eb.ref('excluded.picture_url'),
+              last_synced_at: eb.ref('excluded.last_synced_at'),
+              updated_at: sql<Date>`case when (pages.name, pages.category, pages.picture_url) is distinct from (excluded.name, excluded.category, excluded.picture_url)
+                then excluded.updated_at else pages.updated_at end`,
+            })),
+          )
+          .returning(['id', 'platform_id', sql<boolean>`(xmax = 0)`.as('inserted')])
+          .execute();
+        created += rows.filter((r) => r.inserted).length;
+        const idOf = new Map(rows.map((r) => [r.platform_id, r.id]));
+        ids.push(...rows.map((r) => r.id));
+        await trx
+          .insertInto('personal_account_pages')
+          .values(
+            chunk.map((page) => ({
+              personal_account_id: personalAccountId,
+              page_id: idOf.get(page.id)!,
+              tasks: page.tasks,
+              page_token_enc: tokens.get(page.id) ?? null,
+              reachable: true,
+              first_seen_at: now,
+              last_seen_at: now,
+            })),
+          )
+          .onConflict((oc) =>
+            oc.columns(['personal_account_id', 'page_id']).doUpdateSet((eb) => ({
+              tasks: eb.ref('excluded.tasks'),
+              page_token_enc: eb.ref('excluded.page_token_enc'),
+              reachable: true,
+              last_seen_at: eb.ref('excluded.last_seen_at'),
+            })),
+          )
+          .execute();
+      });
+    }
+    let gone = db.updateTable('personal_account_pages').set({ reachable: false }).where('personal_account_id', '=', personalAccountId).where('reachable', '=', true);
+    if (ids.length) gone = gone.where('page_id', 'not in', ids);
+    await gone.execute();
+    return { pages: pages.length, new_pages: created };
+  }
+
+  /**
+   * Pixels of a chunk of ad accounts, in one transaction: upserts the pixels this sync has not
+   * written yet (`known`: platform id → row id, filled here), then makes the chunk's 'platform'
+   * links exactly what was found — deletes the links no longer found, inserts the new ones;
+   * links that stay are not touched. Answers how many pixels are new.
+   */
+  async function savePixels(chunk: SyncedAccount[], found: PlatformPixel[], known: Map<string, number>, now: Date) {
+    return db.transaction().execute(async (trx) => {
+      let created = 0;
+      const fresh = uniqueById(found.filter((px) => !known.has(px.id)));
+      for (const rows of chunked(fresh, ROWS_PER_STATEMENT)) {
+        const saved = await trx
+          .insertInto('pixels')
+          .values(rows.map((px) => ({ platform_id: px.id, name: px.name, last_fired_at: px.lastFiredAt, owner_business_id: px.ownerBusinessId, last_synced_at: now, created_at: now, updated_at: now })))
+          .onConflict((oc) =>
+            oc.column('platform_id').doUpdateSet((eb) => ({
+              name: eb.ref('excluded.name'),
+              last_fired_at: eb.ref('excluded.last_fired_at'),
+              owner_business_id: eb.ref('excluded.owner_business_id'),
+              last_synced_at: eb.ref('excluded.last_synced_at'),
+              updated_at: sql<Date>`case when (pixels.name, pixels.last_fired_at, pixels.owner_business_id) is distinct from (excluded.name, excluded.last_fired_at, excluded.owner_business_id)
+                then excluded.updated_at else pixels.updated_at end`,
+            })),
+          )
+          .returning(['id', 'platform_id', sql<boolean>`(xmax = 0)`.as('inserted')])
+          .execute();
+        for (const r of saved) known.set(r.platform_id, r.id);
+        created += saved.filter((r) => r.inserted).length;
+      }
+
+      const accountOf = new Map(chunk.map((a) => [a.platformId, a.id]));
+      const pairs = new Set<string>();
+      const pixelIds: number[] = [];
+      const accountIds: number[] = [];
+      for (const px of found) {
+        const pixelId = known.get(px.id)!;
+        for (const act of px.adAccountIds) {
+          const accountId = accountOf.get(act);
+          if (accountId === undefined || pairs.has(`${pixelId}:${accountId}`)) continue;
+          pairs.add(`${pixelId}:${accountId}`);
+          pixelIds.push(pixelId);
+          accountIds.push(accountId);
+        }
+      }
+      // The wanted pairs travel as two int arrays: three parameters however many links a chunk has.
+      await sql`
+        delete from pixel_ad_accounts l
+        where l.source = 'platform' and l.ad_account_id = any(${chunk.map((a) => a.id)}::int[])
+          and not exists (select 1 from unnest(${pixelIds}::int[], ${accountIds}::int[]) as w(pixel_id, ad_account_id)
+                          where w.pixel_id = l.pixel_id and w.ad_account_id = l.ad_account_id)`.execute(trx);
+      if (pixelIds.length) {
+        await sql`
+          insert into pixel_ad_accounts (pixel_id, ad_account_id, source, created_at)
+          select w.pixel_id, w.ad_account_id, 'platform', ${now}::timestamptz from unnest(${pixelIds}::int[], ${accountIds}::int[]) as w(pixel_id, ad_account_id)
+          on conflict do nothing`.execute(trx);
+      }
+      return created;
+    });
+  }
+
+  /** The personal account's reachable ad accounts after `after` (ad_accounts.id), in id order: where a paused sync's pixel reads go on. */
+  async function reachableAccounts(personalAccountId: number, after: number): Promise<SyncedAccount[]> {
+    const rows = await db
+      .selectFrom('personal_account_ad_accounts as l')
+      .innerJoin('ad_accounts as a', 'a.id', 'l.ad_account_id')
+      .select(['a.id', 'a.platform_id'])
+      .where('l.personal_account_id', '=', personalAccountId)
+      .where('l.reachable', '=', true)
+      .where('a.id', '>', after)
+      .orderBy('a.id')
+      .execute();
+    return rows.map((r) => ({ id: r.id, platformId: r.platform_id }));
+  }
+
+  return {
+    markInvalid,
+    tokenOf,
+
+    /**
+     * Asks the platform about a stored token (debug_token) and records its health, expiry and
+     * scopes. Answers the status before and after.
+     */
+    async checkToken(id: number, opts: { signal?: AbortSignal; audit?: AuditContext } = {}): Promise<{ before: TokenStatus; after: TokenHealth }> {
+      const row = await findPersonalAccountRow(db, id);
+      if (!row) throw new AppError('PERSONAL_ACCOUNT_NOT_FOUND');
+      const audit = opts.audit ?? SYSTEM;
+      let token: string;
+      try {
+        token = await tokenOf(row, audit);
+      } catch (err) {
+        if (err instanceof SyncAuthError) return { before: row.status, after: { status: 'invalid', reasonKey: 'TOKEN_UNREADABLE', reasonParams: null } };
+        throw err;
+      }
+      const info = await platform.debugToken(token, { signal: opts.signal });
+      const health = tokenHealth(info, clock.now());
+      await saveHealth(id, health, { expiresAt: info.expiresAt, dataAccessExpiresAt: info.dataAccessExpiresAt, scopes: info.scopes, type: info.type }, audit);
+      return { before: row.status, after: health };
+    },
+
+    /**
+     * Syncs one personal account's ad accounts, pages and pixels, or goes on from `opts.resume`.
+     * On an auth failure the account is marked invalid and SyncAuthError is thrown; when the
+     * platform's rate limit refuses a call, SyncPausedError says where and when to go on; other
+     * failures are recorded and rethrown.
+     */
+    async syncPersonalAccount(id: number, opts: SyncOptions = {}): Promise<SyncSummary> {
+      const { signal } = opts;
+      const audit = opts.audit ?? SYSTEM;
+      const row = await findPersonalAccountRow(db, id);
+      if (!row) throw new AppError('PERSONAL_ACCOUNT_NOT_FOUND');
+      const token = await tokenOf(row, audit);
+      const progress = async (done: number, total: number, message?: string) => {
+        await opts.progress?.(done, total, message);
+      };
+      await setSyncState(id, { last_sync_status: 'running' });
+      const now = clock.now();
+      const runStartedAt = opts.runStartedAt ?? now;
+      // How far this sync got: null until the ad account list is complete (a pause then starts over).
+      let point: SyncResumePoint | null = opts.resume ?? null;
+      try {
+        signal?.throwIfAborted();
+        let ordered: SyncedAccount[];
+        let total: number;
+        let done: number;
+        if (!point) {
+          const accounts = uniqueById(await platform.listAdAccounts(token, { signal }));
+          // One step per ad account, one for the pages, one per chunk of pixel reads.
+          total = accounts.length + 1 + Math.ceil(accounts.length / CHUNK);
+          done = 0;
+          await progress(done, total);
+
+          let newAccounts = 0;
+          const synced: SyncedAccount[] = [];
+          for (const chunk of chunked(accounts, CHUNK)) {
+            signal?.throwIfAborted();
+            // One transaction per chunk: a kill loses at most the chunk in flight.
+            const saved = await upsertAdAccounts(id, chunk, now);
+            newAccounts += saved.created;
+            synced.push(...saved.synced);
+            for (const account of chunk) await progress(++done, total, `${account.name} (${account.id})`);
+          }
+          // Only after the complete list: ad accounts the token no longer reaches stay, marked unreachable.
+          let gone = db.updateTable('personal_account_ad_accounts').set({ reachable: false }).where('personal_account_id', '=', id).where('reachable', '=', true);
+          if (synced.length) gone = gone.where('ad_account_id', 'not in', synced.map((s) => s.id));
+          const unreachable = Number((await gone.executeTakeFirst()).numUpdatedRows);
+          point = {
+            phase: 'pages',
+            after: 0,
+            paused_at: now.toISOString(),
+            counts: { ad_accounts: accounts.length, new_ad_accounts: newAccounts, unreachable_ad_accounts: unreachable, pages: 0, new_pages: 0, new_pixels: 0, pixel_ids: [] },
+          };
+          // Pixel reads go in id order, so a pause can say "after this id".
+          ordered = synced.sort((a, b) => a.id - b.id);
+        } else {
+          // A continuation: the ad accounts were written by the run that paused; their pixels go on after its cursor.
+          if (point.phase === 'pixels') {
+            // The client spaces a batch's calls by the app usage it last read, and a reading taken
+            // as the pause began never expires: one plain call first brings it up to date (and
+            // checks the token), or the first batch would be refused by the client itself.
+            await platform.me(token, { signal });
+          }
+          ordered = await reachableAccounts(id, point.after);
+          const chunksLeft = Math.ceil(ordered.length / CHUNK);
+          const accounts = point.counts.ad_accounts;
+          total = accounts + 1 + Math.max(chunksLeft, Math.ceil(accounts / CHUNK));
+          done = total - chunksLeft - (point.phase === 'pages' ? 1 : 0);
+          await progress(done, total, '从断点继续');
+        }
+
+        if (point.phase === 'pages') {
+          signal?.throwIfAborted();
+          const pageResult = await syncPages(id, token, now, signal);
+          point = { ...point, phase: 'pixels', counts: { ...point.counts, ...pageResult } };
+          await progress(++done, total);
+        }
+
+        const pixelIds = new Set(point.counts.pixel_ids);
+        // Each pixel is upserted once per run, however many chunks find it.
+        const knownPixels = new Map<string, number>();
+        for (const chunk of chunked(ordered, CHUNK)) {
+          signal?.throwIfAborted();
+          const found = await platform.listPixels(token, chunk.map((a) => a.platformId), { signal });
+          for (const px of found) pixelIds.add(px.id);
+          const created = await savePixels(chunk, found, knownPixels, now);
+          point = { ...point, after: chunk.at(-1)!.id, counts: { ...point.counts, new_pixels: point.counts.new_pixels + created, pixel_ids: [...pixelIds] } };
+          await progress(++done, total);
+        }
+
+        const { counts } = point;
+        const summary: SyncSummary = {
+          personal_account_id: id,
+          ad_accounts: counts.ad_accounts,
+          new_ad_accounts: counts.new_ad_accounts,
+          unreachable_ad_accounts: counts.unreachable_ad_accounts,
+          pages: counts.pages,
+          new_pages: counts.new_pages,
+          pixels: pixelIds.size,
+          new_pixels: counts.new_pixels,
+        };
+        await db.transaction().execute(async (trx) => {
+          await trx
+            .updateTable('personal_accounts')
+            .set({ last_sync_status: 'success', last_sync_error: null, last_synced_at: clock.now(), updated_at: clock.now() })
+            .where('id', '=', id)
+            .execute();
+          await writeAudit(trx, audit, { action: 'personal_account.sync', entity_type: 'personal_account', entity_id: id, after: summary });
+        });
+        return summary;
+      } catch (err) {
+        if (signal?.aborted) {
+          await setSyncState(id, { last_sync_status: 'cancelled' });
+          throw err;
+        }
+        if (isAuthFailure(err)) {
+          const detail = platformDetail(err);
+          await markInvalid(id, tokenHealth({ valid: false, expiresAt: null, dataAccessExpiresAt: null, detail }, clock.now()), audit);
+          await setSyncState(id, { last_sync_status: 'failed', last_sync_error: detail });
+          throw new SyncAuthError(id, row.name, detail);
+        }
+        if (isRateLimited(err)) {
+          const pausedAt = clock.now();
+          const paused = new SyncPausedError(id, row.name, point && { ...point, paused_at: pausedAt.toISOString() }, resumeTime(err, runStartedAt, pausedAt), err, pausedAt);
+          // The account's sync is queued: its continuation goes on after the window.
+          await setSyncState(id, { last_sync_status: 'queued', last_sync_error: paused.message.slice(0, 500) });
+          throw paused;
+        }
+        await setSyncState(id, { last_sync_status: 'failed', last_sync_error: (err instanceof Error ? err.message : String(err)).slice(0, 500) });
+        throw err;
+      }
+    },
+  };
+}
+
+export type AssetSync = ReturnType<typeof createAssetSync>;

@@ -1,0 +1,233 @@
+import { sql } from 'kysely';
+import { z } from 'zod';
+import type { Db } from '../../db/database.ts';
+import { defineJob, type JobContext } from '../../jobs/types.ts';
+import { secretBoxFor } from '../../lib/crypto.ts';
+import { isAuthFailure, platformDetail } from '../../lib/platform-errors.ts';
+import type { AuditContext } from '../audit/audit.repository.ts';
+import { createAssetSync, resumeTimeText, SyncAuthError, SyncPausedError, syncResumePointSchema, type SyncResumePoint, type SyncSummary } from './asset-sync.service.ts';
+import { SYNC_JOB } from './personal-accounts.service.ts';
+
+const auditOf = (ctx: JobContext<unknown>): AuditContext => ({ actor: null, ip: null, requestId: `job-run:${ctx.runId}` });
+
+const syncOf = (ctx: JobContext<unknown>) => createAssetSync({ db: ctx.db, platform: ctx.platform, clock: ctx.clock, secrets: secretBoxFor(ctx.db, ctx.config.tokenEncryptionKey, ctx.log) });
+
+/**
+ * What a sync run is asked: `ids` (sync now, a connect) or nothing (the schedule: every valid
+ * account); or, for the continuation of a run the platform's rate limit paused, `resume`: per
+ * personal account id, where its sync goes on (null: from the start), and `due`, when it was meant to run.
+ */
+export interface SyncJobData {
+  ids?: number[];
+  resume?: Record<string, SyncResumePoint | null>;
+  due?: string;
+}
+
+const continuationSchema = z.object({
+  resume: z.record(z.string().regex(/^\d+$/), syncResumePointSchema.nullable()),
+  due: z.iso.datetime().optional(),
+});
+
+/** A continuation still counts as pending this long after it was due (the engine was down, say); then it is presumed lost. */
+const CONTINUATION_GRACE_MS = 2 * 3_600_000;
+
+/**
+ * Personal accounts a queued continuation of this job will sync, each with the newest such run.
+ * A scheduled run leaves them to it (running them from the start would spend the budget on the
+ * same calls again), and an older continuation defers to a newer one.
+ */
+async function pendingContinuations(db: Db, now: Date, exceptRunId: number): Promise<Map<number, number>> {
+  const rows = await db
+    .selectFrom('job_runs')
+    .select(['id', 'data'])
+    .where('job_name', '=', SYNC_JOB)
+    .where('status', '=', 'queued')
+    .where('id', '!=', exceptRunId)
+    .where(sql<boolean>`data -> 'resume' is not null`)
+    .execute();
+  const out = new Map<number, number>();
+  for (const row of rows) {
+    const parsed = continuationSchema.safeParse(row.data);
+    if (!parsed.success) continue;
+    if (parsed.data.due && new Date(parsed.data.due).getTime() + CONTINUATION_GRACE_MS < now.getTime()) continue;
+    for (const key of Object.keys(parsed.data.resume)) out.set(Number(key), Math.max(out.get(Number(key)) ?? 0, row.id));
+  }
+  return out;
+}
+
+/**
+ * Syncs ad accounts, pages and pixels of personal accounts: the listed ones (sync now, after a
+ * connect), or on the hourly schedule every connected account whose token is not known to be
+ * invalid. An account whose token fails is marked invalid and named in the run's message; a
+ * transient failure (platform down) fails the run so the engine retries it, which is safe: every
+ * write is an upsert.
+ *
+ * When the platform's rate limit refuses a call, the run keeps what it wrote and ends, naming when
+ * it continues; the engine queues its continuation for then (JobResult.continuation), which goes
+ * on from each account's resume point. A scheduled run leaves accounts with a pending continuation
+ * to it; a sync asked for by a person starts afresh.
+ */
+export const syncPersonalAccountsJob = defineJob<SyncJobData>({
+  name: SYNC_JOB,
+  title: { zh: '同步个号资产', en: 'Sync personal accounts' },
+  description: {
+    zh: '用各个号的令牌同步其可访问的广告账户、主页和像素（按平台 ID 更新或新增）；遇平台限流则暂停，限流窗口过后从断点继续。',
+    en: 'Ad accounts, pages and pixels reachable by personal accounts’ tokens, upserted by platform id; paused by the platform’s rate limit, it continues where it stopped once the window has passed.',
+  },
+  defaultSchedule: '20 * * * *',
+  retryLimit: 2,
+  // 500 ad accounts at the standard rate-limit tier take minutes, not seconds.
+  expireInSeconds: 3600,
+  async run(ctx) {
+    const runStartedAt = ctx.clock.now();
+    const continuation = ctx.data.resume ? continuationSchema.safeParse({ resume: ctx.data.resume, due: ctx.data.due }) : undefined;
+    if (continuation && !continuation.success) ctx.log.warn({ issues: continuation.error.issues.slice(0, 3) }, 'unreadable resume points: those accounts start afresh');
+    const resume = new Map<number, SyncResumePoint | null>(
+      continuation?.success ? Object.entries(continuation.data.resume).map(([k, v]) => [Number(k), v]) : Object.keys(ctx.data.resume ?? {}).map((k) => [Number(k), null]),
+    );
+    const ids = ctx.data.resume ? [...resume.keys()] : ctx.data.ids?.length ? ctx.data.ids : undefined;
+    let q = ctx.db.selectFrom('personal_accounts').select(['id', 'name', 'last_synced_at']).where('deleted_at', 'is', null).where('token_enc', 'is not', null);
+    q = ids ? q.where('id', 'in', ids.length ? ids : [0]) : q.where('status', '!=', 'invalid');
+    let accounts = await q.orderBy('id').execute();
+
+    const pending = await pendingContinuations(ctx.db, runStartedAt, ctx.runId);
+    if (ctx.data.resume) {
+      // A newer continuation owns the account, or a sync finished since this one paused: nothing to go on with.
+      accounts = accounts.filter((a) => {
+        const paused = resume.get(a.id)?.paused_at;
+        const since = paused !== undefined && a.last_synced_at !== null && a.last_synced_at > new Date(paused);
+        return !since && !((pending.get(a.id) ?? 0) > ctx.runId);
+      });
+    } else if (!ids) {
+      accounts = accounts.filter((a) => !pending.has(a.id));
+    }
+    if (!accounts.length) {
+      const message = ctx.data.resume ? '续跑的个号已由之后的同步完成' : ids ? '个号不存在或已断开' : pending.size ? '所有个号都在等待限流后的续跑' : '没有需要同步的个号';
+      return { status: 'skipped', message, summary: { accounts: 0 } };
+    }
+
+    const sync = syncOf(ctx);
+    const done: SyncSummary[] = [];
+    const invalid: { id: number; name: string; reason: string }[] = [];
+    const failed: { id: number; name: string; error: string }[] = [];
+    // Once the rate limit paused one account, the rest wait for the continuation too.
+    let paused: SyncPausedError | undefined;
+    const later = new Map<number, SyncResumePoint | null>();
+    // Progress over all accounts: steps finished in earlier accounts plus the current one's.
+    let before = 0;
+    let last = 0;
+    for (const [i, account] of accounts.entries()) {
+      ctx.signal.throwIfAborted();
+      if (paused) {
+        later.set(account.id, resume.get(account.id) ?? null);
+        continue;
+      }
+      try {
+        const summary = await sync.syncPersonalAccount(account.id, {
+          signal: ctx.signal,
+          audit: auditOf(ctx),
+          resume: resume.get(account.id) ?? null,
+          runStartedAt,
+          progress: (d, t, message) => {
+            last = t;
+            const label = accounts.length > 1 ? `[${i + 1}/${accounts.length}] ${account.name}${message ? ` · ${message}` : ''}` : message;
+            return ctx.progress(before + d, before + t, label);
+          },
+        });
+        done.push(summary);
+      } catch (err) {
+        if (ctx.signal.aborted) throw err;
+        if (err instanceof SyncPausedError) {
+          paused = err;
+          later.set(account.id, err.resume);
+        } else if (err instanceof SyncAuthError) invalid.push({ id: account.id, name: account.name, reason: err.detail });
+        else if (isAuthFailure(err)) invalid.push({ id: account.id, name: account.name, reason: platformDetail(err) });
+        else {
+          failed.push({ id: account.id, name: account.name, error: err instanceof Error ? err.message : String(err) });
+          ctx.log.warn({ err, personalAccountId: account.id }, 'personal account sync failed');
+        }
+      }
+      before += last;
+      last = 0;
+    }
+
+    const summary = {
+      accounts: accounts.length,
+      synced: done.length,
+      ad_accounts: done.reduce((n, s) => n + s.ad_accounts, 0),
+      new_ad_accounts: done.reduce((n, s) => n + s.new_ad_accounts, 0),
+      pages: done.reduce((n, s) => n + s.pages, 0),
+      pixels: done.reduce((n, s) => n + s.pixels, 0),
+      invalid,
+      failed,
+      ...(paused && { paused: [...later.keys()], resume_at: paused.resumeAt.toISOString() }),
+    };
+    const syncedText = `已同步 ${done.length} 个个号：${summary.ad_accounts} 个广告账户、${summary.pages} 个主页、${summary.pixels} 个像素`;
+    const invalidText = invalid.map((a) => new SyncAuthError(a.id, a.name, a.reason).message).join('；');
+    if (paused) {
+      // Accounts that failed before the pause go on in the continuation too: a retry now would meet the same limit.
+      for (const f of failed) later.set(f.id, resume.get(f.id) ?? null);
+      const at = paused.resumeAt;
+      const failedText = failed.length ? `失败的个号将在续跑中重试：${failed.map((f) => `${f.name}（${f.error}）`).join('；')}` : '';
+      const parts = [
+        `平台限流，同步已暂停：已写入的数据保留，将于 ${resumeTimeText(at, runStartedAt)} 从断点继续（${later.size} 个个号）。限流：${platformDetail(paused.platformError)}`,
+        done.length ? syncedText : '',
+        failedText,
+        invalidText,
+      ];
+      return {
+        status: invalid.length ? 'failed' : 'success',
+        summary,
+        message: parts.filter(Boolean).join('；'),
+        continuation: {
+          data: { resume: Object.fromEntries(later), due: at.toISOString() } satisfies SyncJobData,
+          at,
+          message: `限流暂停后的续跑：将于 ${resumeTimeText(at, runStartedAt)} 开始，从断点继续 ${later.size} 个个号`,
+        },
+      };
+    }
+    // Retried by the engine; the accounts that synced are simply upserted again.
+    if (failed.length) throw new Error(`同步失败：${failed.map((f) => `${f.name}（${f.error}）`).join('；')}`);
+    if (invalid.length) return { status: 'failed', summary, message: invalidText };
+    return { status: 'success', summary, message: syncedText };
+  },
+});
+
+/**
+ * Asks the platform about every connected token (debug_token) and records status, expiry and
+ * scopes, so an expiring token is flagged a week ahead and a dead one the same day.
+ */
+export const checkTokensJob = defineJob({
+  name: 'check-tokens',
+  title: { zh: '检查个号令牌', en: 'Check personal account tokens' },
+  description: {
+    zh: '对每个已连接的个号调用 debug_token 检查令牌：有效、7 天内过期或已失效。',
+    en: 'debug_token for every connected personal account: valid, expiring within 7 days, or invalid.',
+  },
+  defaultSchedule: '5 */6 * * *',
+  retryLimit: 2,
+  async run(ctx) {
+    const accounts = await ctx.db.selectFrom('personal_accounts').select(['id', 'name']).where('deleted_at', 'is', null).where('token_enc', 'is not', null).orderBy('id').execute();
+    if (!accounts.length) return { status: 'skipped', summary: { checked: 0 } };
+    const sync = syncOf(ctx);
+    const counts = { valid: 0, expiring: 0, invalid: 0 };
+    const changed: { id: number; name: string; from: string; to: string }[] = [];
+    const errors: { id: number; name: string; error: string }[] = [];
+    for (const [i, account] of accounts.entries()) {
+      ctx.signal.throwIfAborted();
+      try {
+        const { before, after } = await sync.checkToken(account.id, { signal: ctx.signal, audit: auditOf(ctx) });
+        counts[after.status]++;
+        if (before !== after.status) changed.push({ id: account.id, name: account.name, from: before, to: after.status });
+      } catch (err) {
+        if (ctx.signal.aborted) throw err;
+        errors.push({ id: account.id, name: account.name, error: err instanceof Error ? err.message : String(err) });
+      }
+      await ctx.progress(i + 1, accounts.length, account.name);
+    }
+    const summary = { checked: accounts.length, ...counts, changed, errors };
+    // Nothing could be checked (the platform is down): let the engine retry.
+    if (errors.length === accounts.length) throw new Error(`令牌检查失败：${errors[0]!.error}`);
+    return { status: 'success', summary, message: `有效 ${counts.valid}，即将过期 ${counts.expiring}，失效 ${counts.invalid}` };
+  },
+});

@@ -1,0 +1,112 @@
+import { REQUIRED_SCOPES, type Lang, type ListPersonalAccountsBody, type PersonalAccount } from '@ads/contracts';
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import { escapeLike, iso } from '../../lib/sql.ts';
+import { currentHealth, currentStatusSql, reasonText } from './token-health.ts';
+
+export type PersonalAccountFilters = Omit<ListPersonalAccountsBody, 'page' | 'page_size'>;
+
+/** Personal accounts a caller sees: owned by one of `owners` (null = all, managers). */
+export interface PersonalAccountScope {
+  owners: number[] | null;
+}
+
+function base(db: Db, f: PersonalAccountFilters, scope: PersonalAccountScope, now: Date) {
+  let q = db.selectFrom('personal_accounts as pa').leftJoin('users as o', 'o.id', 'pa.owner_user_id').where('pa.deleted_at', 'is', null);
+  if (scope.owners) {
+    const owners = scope.owners;
+    q = owners.length ? q.where('pa.owner_user_id', 'in', owners) : q.where(sql<boolean>`false`);
+  }
+  if (f.owner_user_id) q = q.where('pa.owner_user_id', '=', f.owner_user_id);
+  if (f.hosted !== undefined) q = q.where('pa.hosted', '=', f.hosted);
+  if (f.status) q = q.where(currentStatusSql(now), '=', f.status);
+  if (f.keyword) {
+    const like = `%${escapeLike(f.keyword)}%`;
+    q = q.where((eb) => eb.or([eb('pa.name', 'ilike', like), eb('pa.fb_user_id', 'ilike', like)]));
+  }
+  return q;
+}
+
+type Base = ReturnType<typeof base>;
+
+function withColumns(q: Base) {
+  return q.select([
+    'pa.id',
+    'pa.fb_user_id',
+    'pa.name',
+    'pa.status',
+    'pa.status_reason_key',
+    'pa.status_reason_params',
+    'pa.token_expires_at',
+    'pa.data_access_expires_at',
+    'pa.scopes',
+    'pa.owner_user_id',
+    'o.name as owner_name',
+    'pa.hosted',
+    'pa.last_checked_at',
+    'pa.last_synced_at',
+    'pa.last_sync_status',
+    'pa.last_sync_error',
+    'pa.created_at',
+    sql<number>`(select count(*) from personal_account_ad_accounts l where l.personal_account_id = pa.id and l.reachable)`.as('ad_account_count'),
+    sql<number>`(select count(*) from personal_account_pages l where l.personal_account_id = pa.id and l.reachable)`.as('page_count'),
+    // Pixels the platform reports on the ad accounts this token reaches.
+    sql<number>`(select count(distinct x.pixel_id) from pixel_ad_accounts x
+      join personal_account_ad_accounts l on l.ad_account_id = x.ad_account_id and l.personal_account_id = pa.id and l.reachable
+      where x.source = 'platform')`.as('pixel_count'),
+  ]);
+}
+
+type Row = Awaited<ReturnType<ReturnType<typeof withColumns>['execute']>>[number];
+
+export function toPersonalAccount(r: Row, lang: Lang, now: Date): PersonalAccount {
+  const health = currentHealth(r, now);
+  return {
+    id: r.id,
+    fb_user_id: r.fb_user_id,
+    name: r.name,
+    status: health.status,
+    status_reason: reasonText(health, lang),
+    token_expires_at: iso(r.token_expires_at),
+    data_access_expires_at: iso(r.data_access_expires_at),
+    scopes: r.scopes,
+    missing_scopes: REQUIRED_SCOPES.filter((s) => !r.scopes.includes(s)),
+    owner: r.owner_user_id !== null ? { id: r.owner_user_id, name: r.owner_name ?? '' } : null,
+    hosted: r.hosted,
+    ad_account_count: Number(r.ad_account_count),
+    page_count: Number(r.page_count),
+    pixel_count: Number(r.pixel_count),
+    last_checked_at: iso(r.last_checked_at),
+    last_synced_at: iso(r.last_synced_at),
+    last_sync_status: r.last_sync_status,
+    last_sync_error: r.last_sync_error,
+    created_at: r.created_at.toISOString(),
+  };
+}
+
+export async function listPersonalAccounts(db: Db, body: ListPersonalAccountsBody, scope: PersonalAccountScope, lang: Lang, now: Date) {
+  const q = base(db, body, scope, now);
+  const field = body.sort_field ?? 'id';
+  const dir = body.sort_order === 'ascend' ? 'asc' : body.sort_order === 'descend' ? 'desc' : field === 'name' ? 'asc' : 'desc';
+  const [rows, count] = await Promise.all([
+    withColumns(q)
+      .orderBy(field === 'name' ? sql`lower(pa.name)` : sql.ref(`pa.${field}`), (ob) => (dir === 'asc' ? ob.asc() : ob.desc()).nullsLast())
+      .orderBy('pa.id', 'desc')
+      .limit(body.page_size)
+      .offset((body.page - 1) * body.page_size)
+      .execute(),
+    q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { list: rows.map((r) => toPersonalAccount(r, lang, now)), total: Number(count.total) };
+}
+
+/** One personal account (not disconnected) as the list shows it. */
+export async function findPersonalAccount(db: Db, id: number, lang: Lang, now: Date) {
+  const row = await withColumns(base(db, {}, { owners: null }, now).where('pa.id', '=', id)).executeTakeFirst();
+  return row && toPersonalAccount(row, lang, now);
+}
+
+/** The stored row (not disconnected), token ciphertext included: for services only, never for answers. */
+export function findPersonalAccountRow(db: Db, id: number) {
+  return db.selectFrom('personal_accounts').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+}

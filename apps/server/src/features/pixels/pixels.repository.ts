@@ -1,0 +1,83 @@
+import type { ListPixelsBody, Pixel } from '@ads/contracts';
+import { sql, type SqlBool } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import { escapeLike, iso } from '../../lib/sql.ts';
+
+/** Whose data the caller sees (null = everything, managers). */
+export interface PixelScope {
+  users: number[] | null;
+}
+
+const userList = (users: number[]) => (users.length ? sql.join(users) : sql`null`);
+
+/** A pixel is visible when it is linked (found or associated) to an ad account the caller sees. */
+function pixelVisibleSql(users: number[]) {
+  return sql<SqlBool>`exists (select 1 from pixel_ad_accounts x join user_ad_accounts ua on ua.ad_account_id = x.ad_account_id
+    where x.pixel_id = px.id and ua.user_id in (${userList(users)}))`;
+}
+
+function base(db: Db, f: Omit<ListPixelsBody, 'page' | 'page_size'>, scope: PixelScope) {
+  let q = db.selectFrom('pixels as px');
+  if (scope.users) q = q.where(pixelVisibleSql(scope.users));
+  if (f.ad_account_id) q = q.where(sql<SqlBool>`exists (select 1 from pixel_ad_accounts x where x.pixel_id = px.id and x.ad_account_id = ${f.ad_account_id})`);
+  if (f.keyword) {
+    const like = `%${escapeLike(f.keyword)}%`;
+    q = q.where((eb) => eb.or([eb('px.name', 'ilike', like), eb('px.platform_id', '=', f.keyword!)]));
+  }
+  return q;
+}
+
+type Base = ReturnType<typeof base>;
+
+function withColumns(q: Base, scope: PixelScope) {
+  // Both kinds of link (found on the platform, associated here) show as one list of ad accounts.
+  const accountFilter = scope.users ? sql`and exists (select 1 from user_ad_accounts ua where ua.ad_account_id = a.id and ua.user_id in (${userList(scope.users)}))` : sql``;
+  return q.select([
+    'px.id',
+    'px.platform_id',
+    'px.name',
+    'px.last_fired_at',
+    'px.last_synced_at',
+    sql<{ id: number; name: string }[]>`coalesce((select json_agg(json_build_object('id', a.id, 'name', a.name) order by a.id)
+      from ad_accounts a where a.id in (select x.ad_account_id from pixel_ad_accounts x where x.pixel_id = px.id) ${accountFilter}), '[]'::json)`.as('ad_accounts'),
+    sql<{ id: number; name: string }[]>`coalesce((select json_agg(json_build_object('id', s.id, 'name', s.name) order by s.id)
+      from sites s where s.pixel_id = px.id and s.deleted_at is null), '[]'::json)`.as('sites'),
+  ]);
+}
+
+type Row = Awaited<ReturnType<ReturnType<typeof withColumns>['execute']>>[number];
+
+export function toPixel(r: Row): Pixel {
+  return {
+    id: r.id,
+    platform_id: r.platform_id,
+    name: r.name,
+    last_fired_at: iso(r.last_fired_at),
+    ad_accounts: r.ad_accounts,
+    sites: r.sites,
+    last_synced_at: iso(r.last_synced_at),
+  };
+}
+
+export async function listPixels(db: Db, body: ListPixelsBody, scope: PixelScope) {
+  const q = base(db, body, scope);
+  const field = body.sort_field ?? 'id';
+  const dir = body.sort_order === 'ascend' ? 'asc' : body.sort_order === 'descend' ? 'desc' : field === 'name' ? 'asc' : 'desc';
+  const [rows, count] = await Promise.all([
+    withColumns(q, scope)
+      .orderBy(field === 'name' ? sql`lower(px.name)` : sql.ref(`px.${field}`), (ob) => (dir === 'asc' ? ob.asc() : ob.desc()).nullsLast())
+      .orderBy('px.id', 'desc')
+      .limit(body.page_size)
+      .offset((body.page - 1) * body.page_size)
+      .execute(),
+    q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { list: rows.map(toPixel), total: Number(count.total) };
+}
+
+/** Ids among `ids` of pixels the caller sees. */
+export async function visiblePixelIds(db: Db, ids: number[], scope: PixelScope): Promise<number[]> {
+  let q = db.selectFrom('pixels as px').select('px.id').where('px.id', 'in', ids);
+  if (scope.users) q = q.where(pixelVisibleSql(scope.users));
+  return (await q.execute()).map((r) => r.id);
+}

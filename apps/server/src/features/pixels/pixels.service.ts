@@ -1,0 +1,56 @@
+import type { AssignMode, ListPixelsBody } from '@ads/contracts';
+import type { Db } from '../../db/database.ts';
+import { AppError } from '../../errors.ts';
+import type { RequestContext } from '../../lib/actor.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { editLinks } from '../../lib/links.ts';
+import { assertWithin, visibleAdAccountIds, visibleUserIds } from '../../lib/scope.ts';
+import { writeAudit } from '../audit/audit.repository.ts';
+import { listPixels, visiblePixelIds } from './pixels.repository.ts';
+
+/** Pixels (像素管理): which ad accounts may use each pixel, besides those the platform shares it with. */
+export function createPixelService({ db, clock }: { db: Db; clock: Clock }) {
+  return {
+    async list(ctx: RequestContext, body: ListPixelsBody) {
+      return listPixels(db, body, { users: await visibleUserIds(db, ctx.actor) });
+    },
+
+    /**
+     * Edits our associations ('manual' links) only: what a sync found on the platform stays and
+     * keeps showing; "replace" keeps links to ad accounts outside the caller's scope.
+     */
+    async associate(ctx: RequestContext, body: { pixel_ids: number[]; ad_account_ids: number[]; mode: AssignMode }) {
+      const pixelIds = [...new Set(body.pixel_ids)];
+      const existing = await db.selectFrom('pixels').select('id').where('id', 'in', pixelIds).execute();
+      if (existing.length !== pixelIds.length) throw new AppError('PIXEL_NOT_FOUND', {}, 'pixel_ids');
+      if ((await visiblePixelIds(db, pixelIds, { users: await visibleUserIds(db, ctx.actor) })).length !== pixelIds.length) throw new AppError('FORBIDDEN_SCOPE');
+      const accounts = [...new Set(body.ad_account_ids)];
+      if (accounts.length) {
+        const found = await db.selectFrom('ad_accounts').select('id').where('id', 'in', accounts).execute();
+        if (found.length !== accounts.length) throw new AppError('AD_ACCOUNT_NOT_FOUND', {}, 'ad_account_ids');
+      }
+      const reach = await visibleAdAccountIds(db, ctx.actor);
+      assertWithin(reach, accounts);
+      await db.transaction().execute(async (trx) => {
+        for (const pixelId of pixelIds) {
+          const { before, after } = await editLinks(trx, {
+            table: 'pixel_ad_accounts',
+            owner: { column: 'pixel_id', id: pixelId },
+            target: 'ad_account_id',
+            ids: accounts,
+            mode: body.mode,
+            reach,
+            fixed: { source: 'manual' },
+            now: clock.now(),
+          });
+          if (before.join() !== after.join()) {
+            await writeAudit(trx, ctx, { action: 'pixel.associate', entity_type: 'pixel', entity_id: pixelId, before: { ad_account_ids: before }, after: { ad_account_ids: after } });
+          }
+        }
+      });
+      return { updated: pixelIds.length };
+    },
+  };
+}
+
+export type PixelService = ReturnType<typeof createPixelService>;

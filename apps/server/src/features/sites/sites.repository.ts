@@ -1,0 +1,228 @@
+import type { Drama, ListDramasBody, ListProductsBody, ListSitesBody, Product, Site } from '@ads/contracts';
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import { escapeLike } from '../../lib/sql.ts';
+
+/** Sort direction of a list body: the caller's, else newest first for ids and A→Z for the rest. */
+export function direction(body: { sort_field?: string; sort_order?: 'ascend' | 'descend' }, field: string): 'asc' | 'desc' {
+  if (body.sort_order === 'ascend') return 'asc';
+  if (body.sort_order === 'descend') return 'desc';
+  return field === 'id' || field === 'created_at' ? 'desc' : 'asc';
+}
+
+// ---- sites ----------------------------------------------------------------------------------
+
+export type SiteFilters = Omit<ListSitesBody, 'page' | 'page_size'>;
+
+function sitesQuery(db: Db, f: SiteFilters) {
+  let q = db.selectFrom('sites as s').leftJoin('pixels as px', 'px.id', 's.pixel_id').where('s.deleted_at', 'is', null);
+  if (f.platform) q = q.where('s.platform', '=', f.platform);
+  if (f.keyword) {
+    const like = `%${escapeLike(f.keyword)}%`;
+    q = q.where((eb) => eb.or([eb('s.name', 'ilike', like), eb('s.domain', 'ilike', like)]));
+  }
+  return q.select([
+    's.id',
+    's.name',
+    's.domain',
+    's.platform',
+    's.link_template',
+    's.pixel_id',
+    'px.name as pixel_name',
+    's.remark',
+    's.created_at',
+    's.updated_at',
+    sql<number>`case when s.platform = 'dj'
+      then (select count(*) from dramas d where d.site_id = s.id and d.deleted_at is null)
+      else (select count(*) from products p where p.site_id = s.id and p.deleted_at is null) end`.as('catalog_count'),
+  ]);
+}
+
+type SiteRowOut = Awaited<ReturnType<ReturnType<typeof sitesQuery>['execute']>>[number];
+
+/** The order webhook of a site: served by the orders feature under this path. */
+export const webhookPath = (siteId: number) => `/api/orders/webhook/${siteId}`;
+
+export function toSite(r: SiteRowOut, publicUrl: string): Site {
+  return {
+    id: r.id,
+    name: r.name,
+    domain: r.domain,
+    platform: r.platform,
+    link_template: r.link_template,
+    pixel: r.pixel_id !== null ? { id: r.pixel_id, name: r.pixel_name ?? '' } : null,
+    remark: r.remark,
+    webhook_url: `${publicUrl}${webhookPath(r.id)}`,
+    catalog_count: Number(r.catalog_count),
+    created_at: r.created_at.toISOString(),
+    updated_at: r.updated_at.toISOString(),
+  };
+}
+
+export async function listSites(db: Db, body: ListSitesBody, publicUrl: string) {
+  const field = body.sort_field ?? 'id';
+  const dir = direction(body, field);
+  const base = sitesQuery(db, body);
+  const [rows, count] = await Promise.all([
+    base
+      .orderBy(field === 'name' ? sql`lower(s.name)` : `s.${field}`, dir)
+      .orderBy('s.id', 'desc')
+      .limit(body.page_size)
+      .offset((body.page - 1) * body.page_size)
+      .execute(),
+    db
+      .selectFrom(base.as('x'))
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { list: rows.map((r) => toSite(r, publicUrl)), total: Number(count.total) };
+}
+
+export async function findSite(db: Db, id: number, publicUrl: string): Promise<Site | undefined> {
+  const row = await sitesQuery(db, {}).where('s.id', '=', id).executeTakeFirst();
+  return row && toSite(row, publicUrl);
+}
+
+// ---- dramas ---------------------------------------------------------------------------------
+
+export type DramaFilters = Omit<ListDramasBody, 'page' | 'page_size'>;
+
+function dramasQuery(db: Db, f: DramaFilters) {
+  let q = db.selectFrom('dramas as d').innerJoin('sites as s', 's.id', 'd.site_id').where('d.deleted_at', 'is', null).where('s.deleted_at', 'is', null);
+  if (f.site_id) q = q.where('d.site_id', '=', f.site_id);
+  if (f.language) q = q.where('d.language', '=', f.language);
+  if (f.test_status) q = q.where('d.test_status', '=', f.test_status);
+  if (f.tag) q = q.where(sql<boolean>`${f.tag} = any(d.tags)`);
+  if (f.keyword) {
+    const like = `%${escapeLike(f.keyword)}%`;
+    q = q.where((eb) => eb.or([eb('d.name', 'ilike', like), eb('d.external_id', 'ilike', like)]));
+  }
+  return q.select([
+    'd.id',
+    'd.site_id',
+    's.name as site_name',
+    'd.external_id',
+    'd.name',
+    'd.language',
+    'd.episode_count',
+    'd.cover_url',
+    'd.tags',
+    'd.test_status',
+    'd.created_at',
+    'd.updated_at',
+  ]);
+}
+
+type DramaRowOut = Awaited<ReturnType<ReturnType<typeof dramasQuery>['execute']>>[number];
+
+export function toDrama(r: DramaRowOut): Drama {
+  return {
+    id: r.id,
+    site: { id: r.site_id, name: r.site_name },
+    external_id: r.external_id,
+    name: r.name,
+    language: r.language,
+    episode_count: r.episode_count,
+    cover_url: r.cover_url,
+    tags: r.tags,
+    test_status: r.test_status,
+    created_at: r.created_at.toISOString(),
+    updated_at: r.updated_at.toISOString(),
+  };
+}
+
+const dramaOrder = (field: string) => (field === 'name' ? sql`lower(d.name)` : sql.ref(`d.${field}`));
+
+export async function listDramas(db: Db, body: ListDramasBody) {
+  const field = body.sort_field ?? 'id';
+  const base = dramasQuery(db, body);
+  const [rows, count] = await Promise.all([
+    base
+      .orderBy(dramaOrder(field), direction(body, field))
+      .orderBy('d.id', 'desc')
+      .limit(body.page_size)
+      .offset((body.page - 1) * body.page_size)
+      .execute(),
+    db
+      .selectFrom(base.as('x'))
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { list: rows.map(toDrama), total: Number(count.total) };
+}
+
+/** Every matching drama for export (capped so a runaway export cannot exhaust memory). */
+export async function allDramas(db: Db, f: DramaFilters, cap = 100_000) {
+  const field = f.sort_field ?? 'id';
+  const rows = await dramasQuery(db, f).orderBy(dramaOrder(field), direction(f, field)).orderBy('d.id').limit(cap).execute();
+  return rows.map(toDrama);
+}
+
+export async function findDrama(db: Db, id: number) {
+  const row = await dramasQuery(db, {}).where('d.id', '=', id).executeTakeFirst();
+  return row && toDrama(row);
+}
+
+// ---- products -------------------------------------------------------------------------------
+
+export type ProductFilters = Omit<ListProductsBody, 'page' | 'page_size'>;
+
+function productsQuery(db: Db, f: ProductFilters) {
+  let q = db.selectFrom('products as p').innerJoin('sites as s', 's.id', 'p.site_id').where('p.deleted_at', 'is', null).where('s.deleted_at', 'is', null);
+  if (f.site_id) q = q.where('p.site_id', '=', f.site_id);
+  if (f.tag) q = q.where(sql<boolean>`${f.tag} = any(p.tags)`);
+  if (f.keyword) {
+    const like = `%${escapeLike(f.keyword)}%`;
+    q = q.where((eb) => eb.or([eb('p.name', 'ilike', like), eb('p.external_id', 'ilike', like)]));
+  }
+  return q.select(['p.id', 'p.site_id', 's.name as site_name', 'p.external_id', 'p.name', 'p.url', 'p.price', 'p.currency', 'p.cover_url', 'p.tags', 'p.created_at', 'p.updated_at']);
+}
+
+type ProductRowOut = Awaited<ReturnType<ReturnType<typeof productsQuery>['execute']>>[number];
+
+export function toProduct(r: ProductRowOut): Product {
+  return {
+    id: r.id,
+    site: { id: r.site_id, name: r.site_name },
+    external_id: r.external_id,
+    name: r.name,
+    url: r.url,
+    price: Number(r.price),
+    currency: r.currency,
+    cover_url: r.cover_url,
+    tags: r.tags,
+    created_at: r.created_at.toISOString(),
+    updated_at: r.updated_at.toISOString(),
+  };
+}
+
+const productOrder = (field: string) => (field === 'name' ? sql`lower(p.name)` : sql.ref(`p.${field}`));
+
+export async function listProducts(db: Db, body: ListProductsBody) {
+  const field = body.sort_field ?? 'id';
+  const base = productsQuery(db, body);
+  const [rows, count] = await Promise.all([
+    base
+      .orderBy(productOrder(field), direction(body, field))
+      .orderBy('p.id', 'desc')
+      .limit(body.page_size)
+      .offset((body.page - 1) * body.page_size)
+      .execute(),
+    db
+      .selectFrom(base.as('x'))
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { list: rows.map(toProduct), total: Number(count.total) };
+}
+
+export async function allProducts(db: Db, f: ProductFilters, cap = 100_000) {
+  const field = f.sort_field ?? 'id';
+  const rows = await productsQuery(db, f).orderBy(productOrder(field), direction(f, field)).orderBy('p.id').limit(cap).execute();
+  return rows.map(toProduct);
+}
+
+export async function findProduct(db: Db, id: number) {
+  const row = await productsQuery(db, {}).where('p.id', '=', id).executeTakeFirst();
+  return row && toProduct(row);
+}

@@ -1,0 +1,106 @@
+import type { ListUsersBody, SysUser } from '@ads/contracts';
+import { sql, type SelectQueryBuilder } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import type { DB } from '../../db/schema.ts';
+import { escapeLike, iso } from '../../lib/sql.ts';
+
+export type UserFilters = Omit<ListUsersBody, 'page' | 'page_size' | 'sort_field' | 'sort_order'>;
+
+/** Users visible in /sys lists: not deleted, optionally limited to some departments (plus one's own row). */
+export interface UserScope {
+  /** Departments whose people may be listed; null = everyone (managers). */
+  departments: number[] | null;
+  selfId: number;
+  /** The department filter expanded to its subtree (filtering by a department includes its sub-departments). */
+  departmentFilter?: number[];
+}
+
+function filtered(db: Db, f: UserFilters, scope: UserScope) {
+  let q = db.selectFrom('users as u').leftJoin('departments as d', 'd.id', 'u.department_id').where('u.deleted_at', 'is', null);
+  if (scope.departments) {
+    const ids = scope.departments;
+    q = q.where((eb) => eb.or([eb('u.id', '=', scope.selfId), ...(ids.length ? [eb('u.department_id', 'in', ids)] : [])]));
+  }
+  if (f.account) q = q.where('u.account', 'ilike', `%${escapeLike(f.account)}%`);
+  if (f.name) q = q.where('u.name', 'ilike', `%${escapeLike(f.name)}%`);
+  if (scope.departmentFilter) q = q.where('u.department_id', 'in', scope.departmentFilter);
+  if (f.is_admin !== undefined) q = q.where('u.is_admin', '=', f.is_admin);
+  if (f.status) q = q.where('u.status', '=', f.status);
+  if (f.role_id) {
+    const roleId = f.role_id;
+    q = q.where((eb) => eb.exists(eb.selectFrom('user_roles as ur').select('ur.user_id').whereRef('ur.user_id', '=', 'u.id').where('ur.role_id', '=', roleId)));
+  }
+  return q;
+}
+
+type Base = SelectQueryBuilder<DB & { u: DB['users']; d: DB['departments'] }, 'u' | 'd', object>;
+
+function withColumns(q: Base) {
+  return q.select([
+    'u.id',
+    'u.account',
+    'u.name',
+    'u.remark',
+    'u.is_admin',
+    'u.is_leader',
+    'u.platform',
+    'u.department_id',
+    'd.name as department_name',
+    'u.status',
+    'u.login_at',
+    'u.created_at',
+    sql<{ id: number; name: string }[]>`coalesce((select json_agg(json_build_object('id', r.id, 'name', r.name) order by r.id) from user_roles ur join roles r on r.id = ur.role_id where ur.user_id = u.id), '[]'::json)`.as(
+      'roles',
+    ),
+  ]);
+}
+
+type Row = Awaited<ReturnType<ReturnType<typeof withColumns>['execute']>>[number];
+
+export function toSysUser(r: Row): SysUser {
+  return {
+    id: r.id,
+    account: r.account,
+    name: r.name,
+    remark: r.remark,
+    is_admin: r.is_admin,
+    is_leader: r.is_leader,
+    platform: r.platform,
+    department_id: r.department_id,
+    department_name: r.department_name,
+    roles: r.roles,
+    status: r.status,
+    login_at: iso(r.login_at),
+    created_at: r.created_at.toISOString(),
+  };
+}
+
+export async function listUsers(db: Db, body: ListUsersBody, scope: UserScope) {
+  const base = filtered(db, body, scope) as unknown as Base;
+  const field = body.sort_field ?? 'id';
+  const dir = body.sort_order === 'ascend' ? 'asc' : body.sort_order === 'descend' ? 'desc' : field === 'id' ? 'desc' : 'asc';
+  const [rows, count] = await Promise.all([
+    withColumns(base)
+      .orderBy(`u.${field}`, (ob) => (dir === 'asc' ? ob.asc() : ob.desc()).nullsLast())
+      .orderBy('u.id', 'desc')
+      .limit(body.page_size)
+      .offset((body.page - 1) * body.page_size)
+      .execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { list: rows.map(toSysUser), total: Number(count.total) };
+}
+
+/** Every matching user, for export (capped so a runaway export cannot exhaust memory). */
+export async function allUsers(db: Db, f: UserFilters, scope: UserScope, cap = 100_000) {
+  const rows = await withColumns(filtered(db, f, scope) as unknown as Base).orderBy('u.id').limit(cap).execute();
+  return rows.map(toSysUser);
+}
+
+export async function findUser(db: Db, id: number) {
+  return withColumns(db.selectFrom('users as u').leftJoin('departments as d', 'd.id', 'u.department_id') as unknown as Base)
+    .where('u.id', '=', id)
+    .where('u.deleted_at', 'is', null)
+    .executeTakeFirst()
+    .then((r) => (r ? toSysUser(r) : undefined));
+}

@@ -1,0 +1,98 @@
+import {
+  batchSaveUserRoleBodySchema,
+  createUserBodySchema,
+  createUserResultSchema,
+  editUserBodySchema,
+  envelope,
+  idBodySchema,
+  listUsersBodySchema,
+  pageResultSchema,
+  resetPasswdBodySchema,
+  resetPasswdResultSchema,
+  simpleListBodySchema,
+  simpleUserSchema,
+  sysUserSchema,
+  type SysUser,
+} from '@ads/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ok } from '../../lib/reply.ts';
+import { sendXlsx } from '../../lib/xlsx.ts';
+import type { UserService } from './users.service.ts';
+
+const ACCOUNTS = ['/sys/accounts'] as const;
+
+const exportHeaders = {
+  zh: ['ID', '账号', '姓名', '部门', '角色', '身份', '负责人', '平台', '状态', '最近登录', '创建时间', '备注'],
+  en: ['ID', 'Account', 'Name', 'Department', 'Roles', 'Level', 'Leader', 'Platform', 'Status', 'Last login', 'Created', 'Remark'],
+};
+
+/** The sys-users module of SPEC.md §7 / API.md "System management". */
+export function userRoutes(users: UserService): FastifyPluginAsyncZod {
+  return async (app) => {
+    const tags = ['sys-users'];
+    app.post(
+      '/sys-users/list',
+      { schema: { tags, body: listUsersBodySchema, response: { 200: envelope(pageResultSchema(sysUserSchema)) } }, config: { paths: ACCOUNTS } },
+      async (req) => ok(await users.list(req.actor!, req.body)),
+    );
+
+    app.post('/sys-users/export', { schema: { tags, body: listUsersBodySchema }, config: { paths: ACCOUNTS } }, async (req, reply) => {
+      const rows = await users.exportRows(req.actor!, req.body);
+      const h = exportHeaders[req.lang];
+      const zh = req.lang === 'zh';
+      const level = (u: SysUser) => (u.is_admin === 9 ? (zh ? '超级管理员' : 'Super admin') : u.is_admin === 1 ? (zh ? '管理员' : 'Manager') : zh ? '员工' : 'Staff');
+      const when = (s: string | null) => (s ? s.replace('T', ' ').slice(0, 19) : '');
+      return sendXlsx(reply, zh ? '账号列表.xlsx' : 'accounts.xlsx', zh ? '账号' : 'Accounts', [
+        { header: h[0]!, width: 8, value: (u) => u.id },
+        { header: h[1]!, value: (u) => u.account },
+        { header: h[2]!, value: (u) => u.name },
+        { header: h[3]!, value: (u) => u.department_name ?? '' },
+        { header: h[4]!, width: 24, value: (u) => u.roles.map((r) => r.name).join(', ') },
+        { header: h[5]!, value: level },
+        { header: h[6]!, width: 8, value: (u) => (u.is_leader ? (zh ? '是' : 'Yes') : '') },
+        { header: h[7]!, width: 8, value: (u) => u.platform },
+        { header: h[8]!, width: 8, value: (u) => (u.status === 'enabled' ? (zh ? '启用' : 'Enabled') : zh ? '停用' : 'Disabled') },
+        { header: h[9]!, width: 20, value: (u) => when(u.login_at) },
+        { header: h[10]!, width: 20, value: (u) => when(u.created_at) },
+        { header: h[11]!, width: 30, value: (u) => u.remark },
+      ], rows);
+    });
+
+    app.post(
+      '/sys-users/create_account',
+      { schema: { tags, body: createUserBodySchema, response: { 200: envelope(createUserResultSchema) } }, config: { paths: ACCOUNTS } },
+      async (req) => ok(await users.create(req.ctx(), req.body)),
+    );
+
+    app.post(
+      '/sys-users/edit_account',
+      { schema: { tags, body: editUserBodySchema, response: { 200: envelope(sysUserSchema) } }, config: { paths: ACCOUNTS } },
+      async (req) => ok(await users.edit(req.ctx(), req.body)),
+    );
+
+    app.post('/sys-users/delete_user', { schema: { tags, body: idBodySchema }, config: { paths: ACCOUNTS } }, async (req) => {
+      await users.remove(req.ctx(), req.body.id);
+      return ok(null);
+    });
+
+    // Anyone may reset their own password; the service checks /sys/accounts for anyone else's.
+    app.post(
+      '/sys-users/reset_passwd',
+      { schema: { tags, body: resetPasswdBodySchema, response: { 200: envelope(resetPasswdResultSchema) } }, config: { anyUser: true } },
+      async (req) => ok(await users.resetPassword(req.ctx(), req.body.currentUserId)),
+    );
+
+    app.post(
+      '/sys-users/simple_list',
+      { schema: { tags, body: simpleListBodySchema.nullable(), response: { 200: envelope(z.array(simpleUserSchema)) } }, config: { anyUser: true } },
+      async (req) => ok(await users.simpleList(req.body ?? undefined)),
+    );
+
+    app.post(
+      '/sys-users/batch_save_user_role',
+      { schema: { tags, body: batchSaveUserRoleBodySchema, response: { 200: envelope(z.object({ updated: z.number() })) } }, config: { paths: ACCOUNTS } },
+      async (req) => ok(await users.batchSaveUserRole(req.ctx(), req.body)),
+    );
+  };
+}

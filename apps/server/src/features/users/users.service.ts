@@ -1,0 +1,242 @@
+import {
+  IS_ADMIN_MANAGER,
+  IS_ADMIN_STAFF,
+  IS_ADMIN_SUPER,
+  type CreateUserBody,
+  type EditUserBody,
+  type ListUsersBody,
+  type SimpleUser,
+  type SysUser,
+} from '@ads/contracts';
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import { AppError } from '../../errors.ts';
+import { isManager, type Actor, type RequestContext } from '../../lib/actor.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { generatePassword, hashPassword, md5Hex } from '../../lib/passwords.ts';
+import { assertCanGrantPaths, departmentSubtree, managedDepartments } from '../../lib/scope.ts';
+import { escapeLike } from '../../lib/sql.ts';
+import { writeAudit } from '../audit/audit.repository.ts';
+import { revokeSessions } from '../session/session.service.ts';
+import { allUsers, findUser, listUsers, type UserFilters, type UserScope } from './users.repository.ts';
+
+export interface UserServiceDeps {
+  db: Db;
+  clock: Clock;
+}
+
+/** What the audit log keeps of a user: everything but secrets. */
+const auditView = (u: SysUser | undefined) =>
+  u && { account: u.account, name: u.name, remark: u.remark, is_admin: u.is_admin, is_leader: u.is_leader, platform: u.platform, department_id: u.department_id, status: u.status, role_ids: u.roles.map((r) => r.id) };
+
+const isUniqueViolation = (err: unknown) => (err as { code?: string }).code === '23505';
+
+export function createUserService({ db, clock }: UserServiceDeps) {
+  async function scopeOf(actor: Actor, filters: { department_id?: number } = {}): Promise<UserScope> {
+    return {
+      departments: await managedDepartments(db, actor),
+      selfId: actor.id,
+      ...(filters.department_id && { departmentFilter: await departmentSubtree(db, filters.department_id) }),
+    };
+  }
+
+  /** Loads a user the actor may manage on /sys/accounts, or explains why not. */
+  async function manageable(actor: Actor, id: number): Promise<SysUser> {
+    const user = await findUser(db, id);
+    if (!user) throw new AppError('USER_NOT_FOUND');
+    if (user.is_admin === IS_ADMIN_SUPER && actor.id !== user.id) throw new AppError('SUPER_ADMIN_PROTECTED');
+    if (isManager(actor)) return user;
+    const departments = await managedDepartments(db, actor);
+    const inScope = user.id === actor.id || (user.department_id !== null && (departments ?? []).includes(user.department_id));
+    if (!inScope) throw new AppError('FORBIDDEN_SCOPE');
+    if (user.is_admin !== IS_ADMIN_STAFF && user.id !== actor.id) throw new AppError('CANNOT_MANAGE_USER');
+    return user;
+  }
+
+  async function assertDepartment(actor: Actor, departmentId: number | null | undefined) {
+    if (departmentId == null) {
+      // Non-managers keep the people they create inside their own part of the tree.
+      if (departmentId === null && !isManager(actor)) throw new AppError('FORBIDDEN_SCOPE');
+      return;
+    }
+    const exists = await db.selectFrom('departments').select('id').where('id', '=', departmentId).executeTakeFirst();
+    if (!exists) throw new AppError('DEPARTMENT_NOT_FOUND');
+    const departments = await managedDepartments(db, actor);
+    if (departments && !departments.includes(departmentId)) throw new AppError('FORBIDDEN_SCOPE');
+  }
+
+  async function assertRoles(actor: Actor, roleIds: number[]) {
+    if (!roleIds.length) return;
+    const roles = await db.selectFrom('roles').select(['id', 'paths']).where('id', 'in', roleIds).execute();
+    if (roles.length !== new Set(roleIds).size) throw new AppError('ROLE_NOT_FOUND');
+    assertCanGrantPaths(actor, roles.flatMap((r) => r.paths));
+  }
+
+  function assertAdminLevel(actor: Actor, isAdmin: number | undefined) {
+    if (isAdmin === IS_ADMIN_MANAGER && !isManager(actor)) throw new AppError('CANNOT_GRANT_MANAGER');
+  }
+
+  async function setRoles(trx: Db, userId: number, roleIds: number[]) {
+    await trx.deleteFrom('user_roles').where('user_id', '=', userId).execute();
+    const unique = [...new Set(roleIds)];
+    if (unique.length) await trx.insertInto('user_roles').values(unique.map((role_id) => ({ user_id: userId, role_id }))).execute();
+  }
+
+  return {
+    async list(actor: Actor, body: ListUsersBody) {
+      return listUsers(db, body, await scopeOf(actor, body));
+    },
+
+    async exportRows(actor: Actor, filters: UserFilters) {
+      return allUsers(db, filters, await scopeOf(actor, filters));
+    },
+
+    /** Creates a user; without `pwd` a password is generated and returned once. */
+    async create(ctx: RequestContext, body: CreateUserBody): Promise<{ id: number; new_passwd?: string }> {
+      const { actor } = ctx;
+      assertAdminLevel(actor, body.is_admin);
+      await assertDepartment(actor, body.department_id ?? (isManager(actor) ? undefined : null));
+      await assertRoles(actor, body.role_ids ?? []);
+      const generated = body.pwd ? undefined : generatePassword();
+      const pwdHash = await hashPassword(body.pwd ?? md5Hex(generated!));
+      try {
+        const id = await db.transaction().execute(async (trx) => {
+          const row = await trx
+            .insertInto('users')
+            .values({
+              account: body.account,
+              name: body.name,
+              remark: body.remark ?? '',
+              pwd_hash: pwdHash,
+              is_admin: body.is_admin ?? IS_ADMIN_STAFF,
+              is_leader: body.is_leader ?? 0,
+              platform: body.platform ?? 'dj',
+              department_id: body.department_id ?? null,
+            })
+            .returning('id')
+            .executeTakeFirstOrThrow();
+          await setRoles(trx, row.id, body.role_ids ?? []);
+          await writeAudit(trx, ctx, { action: 'user.create', entity_type: 'user', entity_id: row.id, after: auditView(await findUser(trx, row.id)) });
+          return row.id;
+        });
+        return generated ? { id, new_passwd: generated } : { id };
+      } catch (err) {
+        if (isUniqueViolation(err)) throw new AppError('ACCOUNT_TAKEN', { account: body.account }, 'account');
+        throw err;
+      }
+    },
+
+    async edit(ctx: RequestContext, body: EditUserBody): Promise<SysUser> {
+      const { actor } = ctx;
+      const before = await manageable(actor, body.id);
+      const self = before.id === actor.id;
+      if (self && body.is_admin !== undefined && body.is_admin !== before.is_admin) throw new AppError('CANNOT_CHANGE_OWN_ADMIN');
+      if (self && body.status === 'disabled') throw new AppError('CANNOT_DISABLE_SELF');
+      // is_leader widens a user's data scope to their department: nobody below manager grants it to themself.
+      if (self && !isManager(actor) && body.is_leader !== undefined && body.is_leader !== before.is_leader) throw new AppError('CANNOT_CHANGE_OWN_LEADER');
+      if (body.is_admin !== undefined && body.is_admin !== before.is_admin) assertAdminLevel(actor, Math.max(body.is_admin, before.is_admin));
+      if (body.department_id !== undefined && body.department_id !== before.department_id) await assertDepartment(actor, body.department_id);
+      if (body.role_ids) {
+        // Only newly added roles need the grant check; keeping what someone already has is fine.
+        const added = body.role_ids.filter((id) => !before.roles.some((r) => r.id === id));
+        await assertRoles(actor, added);
+        if (added.length < body.role_ids.length) await assertRoles({ ...actor, is_admin: IS_ADMIN_MANAGER }, body.role_ids);
+      }
+      try {
+        return await db.transaction().execute(async (trx) => {
+          const set = {
+            ...(body.account !== undefined && { account: body.account }),
+            ...(body.name !== undefined && { name: body.name }),
+            ...(body.remark !== undefined && { remark: body.remark }),
+            ...(body.is_admin !== undefined && { is_admin: body.is_admin }),
+            ...(body.is_leader !== undefined && { is_leader: body.is_leader }),
+            ...(body.platform !== undefined && { platform: body.platform }),
+            ...(body.department_id !== undefined && { department_id: body.department_id }),
+            ...(body.status !== undefined && { status: body.status }),
+            updated_at: clock.now(),
+          };
+          await trx.updateTable('users').set(set).where('id', '=', body.id).execute();
+          if (body.role_ids) await setRoles(trx, body.id, body.role_ids);
+          // A disabled user's sessions end at once (PRODUCT.md).
+          if (body.status === 'disabled' && before.status !== 'disabled') await revokeSessions(trx, body.id, clock.now());
+          const after = (await findUser(trx, body.id))!;
+          await writeAudit(trx, ctx, { action: 'user.edit', entity_type: 'user', entity_id: body.id, before: auditView(before), after: auditView(after) });
+          return after;
+        });
+      } catch (err) {
+        if (isUniqueViolation(err)) throw new AppError('ACCOUNT_TAKEN', { account: body.account }, 'account');
+        throw err;
+      }
+    },
+
+    /** Soft delete: the row stays for history, the account name becomes free, sessions end. */
+    async remove(ctx: RequestContext, id: number) {
+      if (id === ctx.actor.id) throw new AppError('CANNOT_DELETE_SELF');
+      const before = await manageable(ctx.actor, id);
+      await db.transaction().execute(async (trx) => {
+        const now = clock.now();
+        await trx.updateTable('users').set({ deleted_at: now, updated_at: now }).where('id', '=', id).execute();
+        await trx.deleteFrom('user_roles').where('user_id', '=', id).execute();
+        await trx.updateTable('departments').set({ leader_id: null }).where('leader_id', '=', id).execute();
+        await revokeSessions(trx, id, now);
+        await writeAudit(trx, ctx, { action: 'user.delete', entity_type: 'user', entity_id: id, before: auditView(before) });
+      });
+    },
+
+    /**
+     * A new random password. Resetting one's own keeps the current session (so the new password
+     * stays on screen) and ends the others; resetting someone else's ends all of theirs.
+     */
+    async resetPassword(ctx: RequestContext, userId: number): Promise<{ new_passwd: string }> {
+      const { actor } = ctx;
+      const self = userId === actor.id;
+      if (!self) {
+        if (!actor.pathSet.has('/sys/accounts')) throw new AppError('FORBIDDEN');
+        await manageable(actor, userId);
+      }
+      const password = generatePassword();
+      const pwdHash = await hashPassword(md5Hex(password));
+      await db.transaction().execute(async (trx) => {
+        const res = await trx.updateTable('users').set({ pwd_hash: pwdHash, updated_at: clock.now() }).where('id', '=', userId).where('deleted_at', 'is', null).executeTakeFirst();
+        if (!res.numUpdatedRows) throw new AppError('USER_NOT_FOUND');
+        await revokeSessions(trx, userId, clock.now(), self ? actor.sessionId : undefined);
+        await writeAudit(trx, ctx, { action: 'user.reset_password', entity_type: 'user', entity_id: userId });
+      });
+      return { new_passwd: password };
+    },
+
+    /** Enabled users for pickers: any logged-in user may look people up by name. */
+    async simpleList(body: { keyword?: string; department_id?: number } | undefined): Promise<SimpleUser[]> {
+      let q = db.selectFrom('users').select(['id', 'account', 'name']).where('deleted_at', 'is', null).where('status', '=', 'enabled').where('is_admin', '!=', IS_ADMIN_SUPER);
+      if (body?.keyword) {
+        const like = `%${escapeLike(body.keyword)}%`;
+        q = q.where((eb) => eb.or([eb('account', 'ilike', like), eb('name', 'ilike', like)]));
+      }
+      if (body?.department_id) q = q.where('department_id', '=', body.department_id);
+      return q.orderBy(sql`lower(name)`).orderBy('id').limit(1000).execute();
+    },
+
+    /** Each listed user's roles become exactly role_ids, all or nothing. */
+    async batchSaveUserRole(ctx: RequestContext, body: { user_ids: number[]; role_ids: number[] }) {
+      const userIds = [...new Set(body.user_ids)];
+      const befores: SysUser[] = [];
+      for (const id of userIds) befores.push(await manageable(ctx.actor, id));
+      await assertRoles(ctx.actor, body.role_ids);
+      await db.transaction().execute(async (trx) => {
+        for (const before of befores) {
+          await setRoles(trx, before.id, body.role_ids);
+          await writeAudit(trx, ctx, {
+            action: 'user.set_roles',
+            entity_type: 'user',
+            entity_id: before.id,
+            before: { role_ids: before.roles.map((r) => r.id) },
+            after: { role_ids: [...new Set(body.role_ids)].sort((a, b) => a - b) },
+          });
+        }
+      });
+      return { updated: userIds.length };
+    },
+  };
+}
+
+export type UserService = ReturnType<typeof createUserService>;

@@ -1,0 +1,18 @@
+import { checkMaterialPushesJob, cleanupMaterialUploadsJob, pushMaterialsJob } from '../features/materials/materials.jobs.ts';
+import { checkTokensJob, syncPersonalAccountsJob } from '../features/personal-accounts/personal-accounts.jobs.ts';
+import { cleanupSessionsJob } from './cleanup-sessions.job.ts';
+import type { AnyJobDefinition } from './types.ts';
+
+/**
+ * Every background job, so one file shows all that runs on a timer (STYLE.md §6). Add a job by
+ * defining it with defineJob() next to its feature and listing it here; its queue and schedule
+ * are created when the runner starts. Jobs are run by name: `jobs.enqueue('<name>', data)`.
+ */
+export const jobRegistry: readonly AnyJobDefinition[] = [
+  cleanupSessionsJob,
+  syncPersonalAccountsJob,
+  checkTokensJob,
+  pushMaterialsJob,
+  checkMaterialPushesJob,
+  cleanupMaterialUploadsJob,
+];

@@ -1,0 +1,88 @@
+import type { Config } from '../config.ts';
+import type { Db } from '../db/database.ts';
+import type { Clock } from '../lib/clock.ts';
+import type { AdPlatformClient } from '../platform/types.ts';
+
+/** What a job run may use. Jobs take time from `clock`, never Date.now(). */
+export interface JobContext<TData> {
+  data: TData;
+  db: Db;
+  platform: AdPlatformClient;
+  clock: Clock;
+  config: Config;
+  log: { info(obj: object, msg?: string): void; warn(obj: object, msg?: string): void; error(obj: object, msg?: string): void };
+  /** The job_runs row of this run (the task a screen follows). */
+  runId: number;
+  /** Records progress a screen can show; cheap enough to call per item. */
+  progress(done: number, total: number, message?: string): Promise<void>;
+  /** Aborted when the server shuts down, the run is cancelled or it outlives expireInSeconds: stop at the next safe point. */
+  signal: AbortSignal;
+}
+
+/**
+ * How a run ended. Throwing is for the unexpected and is retried (retryLimit); answering
+ * `failed` says the job itself judged the run a failure that a retry would not fix (an invalid
+ * token, say), so it is recorded as failed at once.
+ */
+export interface JobResult {
+  status: 'success' | 'skipped' | 'failed';
+  summary?: Record<string, unknown>;
+  message?: string;
+  /**
+   * A follow-up run of the same job, queued together with this run's record: a run that had to
+   * stop for a platform limit names the data to go on with and when (by the job's clock). It runs
+   * no earlier than `at` (pg-boss startAfter), for the same person as this run; `message` is shown
+   * on the queued task meanwhile.
+   */
+  continuation?: { data: unknown; at: Date; message?: string };
+}
+
+/** A background job (STYLE.md §6). Every job is listed in jobs/registry.ts. */
+export interface JobDefinition<TData = Record<string, never>> {
+  /** kebab-case; also the pg-boss queue name. */
+  name: string;
+  /** Titles for people (task lists, cron screen). */
+  title: { zh: string; en: string };
+  /** What the job does, for the cron screen; give both languages for a real job. */
+  description: string | { zh: string; en: string };
+  /** Cron expression (5 fields, UTC) for periodic jobs; null = only on demand. Scheduled runs get `{}` as data. */
+  defaultSchedule: string | null;
+  /** Retries after a failure or a crash mid-run (the run is picked up again after a restart). Default 2. */
+  retryLimit?: number;
+  /** Wait before a retry; doubles with each attempt. Default 30. */
+  retryDelaySeconds?: number;
+  /** A run taking longer than this is considered dead and retried; its signal is aborted. Default 900 (15 min), at most 23 h. */
+  expireInSeconds?: number;
+  /** Maintenance only the super admin follows (cron screen); managers' task lists leave its runs out. */
+  system?: boolean;
+  run(ctx: JobContext<TData>): Promise<JobResult>;
+}
+
+/** A job of any data type, as the registry and the runner hold them (run() is a method, so its data type widens). */
+export type AnyJobDefinition = JobDefinition<unknown>;
+
+/** Declares a job; the identity function, there for the types (STYLE.md §6). */
+export function defineJob<TData = Record<string, never>>(def: JobDefinition<TData>): JobDefinition<TData> {
+  return def;
+}
+
+/** The job engine the rest of the server uses. */
+export interface Jobs {
+  /** Every job this engine knows, by name (jobs/registry.ts in production). */
+  readonly registry: ReadonlyMap<string, AnyJobDefinition>;
+  /**
+   * Queues a run now; answers the job_runs id. With `singletonKey`, a run already queued or running
+   * for the key is reused. With `trx`, the run is queued inside that transaction and exists only if
+   * it commits (on PGlite, enqueueing without it while a transaction is open would wait forever).
+   */
+  enqueue<TData>(name: string, data: TData, opts?: { createdBy?: number | null; singletonKey?: string; trx?: Db }): Promise<number>;
+  /**
+   * Cancels a queued or running run: a queued one never starts, a running one has its signal
+   * aborted (here at once, on another server within a few seconds). Answers false when the run had already ended.
+   */
+  cancel(runId: number): Promise<boolean>;
+  /** Re-reads job_settings and applies the schedule in force of one job (or all) to the engine. */
+  applySchedules(name?: string): Promise<void>;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}

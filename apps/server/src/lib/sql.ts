@@ -1,0 +1,8 @@
+/** Escapes %, _ and \ so user text matches literally inside ILIKE patterns. */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+export function iso(d: Date | null | undefined): string | null {
+  return d ? d.toISOString() : null;
+}

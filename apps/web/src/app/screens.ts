@@ -1,0 +1,31 @@
+import type { ComponentType } from 'react';
+
+type Loader = () => Promise<{ default: ComponentType }>;
+
+const notAvailable: Loader = () => import('@/components/not-available-page');
+
+/**
+ * The screen behind each route path, loaded on demand (one chunk per screen). Paths of screens
+ * that later work will build open the "not available yet" page, never fake data.
+ */
+export const screens: Record<string, Loader> = {
+  '/index': () => import('@/features/home/pages/index-page'),
+  '/sys/accounts': () => import('@/features/users/pages/accounts-page'),
+  '/sys/department': () => import('@/features/departments/pages/department-page'),
+  '/sys/role': () => import('@/features/roles/pages/role-page'),
+  '/auth/personage': () => import('@/features/personal-accounts/pages/personal-accounts-page'),
+  '/operation/auth': () => import('@/features/personal-accounts/pages/operation-auth-page'),
+  '/auth/account': () => import('@/features/ad-accounts/pages/ad-accounts-page'),
+  '/auth/homepage': () => import('@/features/pages/pages/pages-page'),
+  '/auth/pixel': () => import('@/features/pixels/pages/pixels-page'),
+  '/auth/site': () => import('@/features/sites/pages/sites-page'),
+  '/operation/account': () => import('@/features/hosting/pages/hosting-page'),
+  '/material/upload': () => import('@/features/materials/pages/material-upload-page'),
+  '/advertising/video': () => import('@/features/materials/pages/drama-materials-page'),
+  '/advertising/upload-ec': () => import('@/features/materials/pages/ec-materials-page'),
+  '/admin/sys/cron': () => import('@/features/cron/pages/cron-page'),
+};
+
+export function screenFor(path: string): Loader {
+  return screens[path] ?? notAvailable;
+}

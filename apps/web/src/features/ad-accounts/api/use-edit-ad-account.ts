@@ -1,0 +1,13 @@
+import type { AdAccount } from '@ads/contracts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+import { rootKeys } from '@/lib/query-keys';
+
+/** /ad-accounts/edit: the remark, the only field kept locally rather than synced. */
+export function useEditAdAccount() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: { id: number; remark: string }) => api.post<AdAccount>('/ad-accounts/edit', body),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: rootKeys.adAccounts }),
+  });
+}

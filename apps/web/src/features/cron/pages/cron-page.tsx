@@ -1,0 +1,119 @@
+import { ReloadOutlined } from '@ant-design/icons';
+import type { CronJob } from '@ads/contracts';
+import { Alert, Badge, Button, Card, Flex, Tabs } from 'antd';
+import dayjs from 'dayjs';
+import { useCallback, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ListEmpty } from '@/components/list-empty';
+import { PageShell } from '@/components/page-shell';
+import { useRouteTitle } from '@/components/use-route-title';
+import { useUrlQuery } from '@/lib/use-url-query';
+import '@/locales/cron-namespace';
+import { isRunActive, useCronJobs } from '../api/use-cron-jobs';
+import { cronQuerySchema, runsBody, useJobRuns, type CronQuery } from '../api/use-job-runs';
+import { CronJobTable } from '../components/cron-job-table';
+import { RunFilters, type RunFilterValues } from '../components/run-filters';
+import { RunTable } from '../components/run-table';
+import { RunWatcher } from '../components/run-watcher';
+import { ScheduleModal } from '../components/schedule-modal';
+import { useCronActions } from '../components/use-cron-actions';
+
+/** The viewer's time zone as people read it: "Asia/Shanghai, UTC+08:00". */
+const localZone = () => {
+  const name = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return `${name ? `${name}, ` : ''}UTC${dayjs().format('Z')}`;
+};
+
+/** /admin/sys/cron 定时任务: the scheduled jobs (schedule, on/off, run now) and their run history. */
+export default function CronPage() {
+  const { t } = useTranslation('cron');
+  const title = useRouteTitle('/admin/sys/cron');
+  const [query, setQuery] = useUrlQuery(cronQuerySchema);
+  const jobs = useCronJobs();
+  const body = useMemo(() => runsBody(query), [query]);
+  const runs = useJobRuns(body, { enabled: query.tab === 'runs' });
+  const [editTarget, setEditTarget] = useState<CronJob | null>(null);
+  const [watching, setWatching] = useState<{ id: number; title: string }[]>([]);
+  const stopWatching = useCallback((id: number) => setWatching((w) => w.filter((x) => x.id !== id)), []);
+  const actions = useCronActions({ onQueued: (run) => setWatching((w) => [...w, run]) });
+
+  const live = watching.length > 0 || Boolean(jobs.data?.list.some((j) => isRunActive(j.last_run?.status))) || Boolean(runs.data?.list.some((r) => isRunActive(r.status)));
+  const filters: RunFilterValues = { name: query.name || undefined, status: query.status };
+  const filtered = Boolean(filters.name || filters.status);
+
+  const showRuns = (name?: string) => setQuery({ tab: 'runs', page: 1, page_size: query.page_size, ...(name && { name }) } satisfies CronQuery);
+  const handleFilters = (next: RunFilterValues) =>
+    setQuery({ ...next, tab: 'runs', page: 1, page_size: query.page_size, sort_field: query.sort_field, sort_order: query.sort_order } satisfies CronQuery);
+  const handleRefresh = () => {
+    void jobs.refetch();
+    if (query.tab === 'runs') void runs.refetch();
+  };
+
+  return (
+    <PageShell
+      title={title}
+      extra={
+        <>
+          {live && <Badge status="processing" text={t('status.live')} />}
+          <Button icon={<ReloadOutlined />} loading={jobs.isFetching && !jobs.isPending} onClick={handleRefresh}>
+            {t('status.refresh')}
+          </Button>
+        </>
+      }
+    >
+      <Alert type="info" showIcon title={t('utcNote', { zone: localZone() })} />
+      <Tabs
+        activeKey={query.tab}
+        onChange={(tab) => setQuery({ ...query, tab: tab as CronQuery['tab'] })}
+        tabBarStyle={{ marginBottom: 12 }}
+        items={[
+          {
+            key: 'jobs',
+            label: t('tabs.jobs'),
+            children: (
+              <Card size="small" styles={{ body: { padding: 0 } }}>
+                <CronJobTable
+                  jobs={jobs.data?.list}
+                  loading={jobs.isPending}
+                  empty={<ListEmpty query={jobs} filtered={false} emptyText={t('jobs.empty')} />}
+                  busy={actions.busy}
+                  onToggle={actions.confirmToggle}
+                  onRunNow={actions.confirmRunNow}
+                  onEdit={setEditTarget}
+                  onReset={actions.confirmReset}
+                  onHistory={(job) => showRuns(job.name)}
+                />
+              </Card>
+            ),
+          },
+          {
+            key: 'runs',
+            label: t('tabs.runs'),
+            children: (
+              <Flex vertical gap={12}>
+                <Card size="small">
+                  <RunFilters value={filters} jobs={jobs.data?.list ?? []} onChange={handleFilters} />
+                </Card>
+                <Card size="small" styles={{ body: { padding: 0 } }}>
+                  <RunTable
+                    query={query}
+                    data={runs.data}
+                    loading={runs.isFetching && !runs.isRefetching}
+                    empty={<ListEmpty query={runs} filtered={filtered} emptyText={t('runs.empty')} />}
+                    cancelling={actions.cancelling}
+                    onQueryChange={(next) => setQuery({ ...next, tab: 'runs' })}
+                    onCancel={actions.confirmCancel}
+                  />
+                </Card>
+              </Flex>
+            ),
+          },
+        ]}
+      />
+      <ScheduleModal job={editTarget} onClose={() => setEditTarget(null)} />
+      {watching.map((w) => (
+        <RunWatcher key={w.id} id={w.id} title={w.title} onDone={stopWatching} />
+      ))}
+    </PageShell>
+  );
+}

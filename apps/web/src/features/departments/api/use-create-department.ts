@@ -1,0 +1,13 @@
+import type { CreateDepartmentBody } from '@ads/contracts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+import { rootKeys } from '@/lib/query-keys';
+
+/** /sys-departments/create. */
+export function useCreateDepartment() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: CreateDepartmentBody) => api.post<{ id: number }>('/sys-departments/create', body),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: rootKeys.departments }),
+  });
+}

@@ -1,0 +1,12 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+import { rootKeys } from '@/lib/query-keys';
+
+/** /personal-accounts/sync: one background task syncing their ad accounts, pages and pixels. */
+export function useSyncPersonalAccounts() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (ids: number[]) => api.post<{ task_id: number }>('/personal-accounts/sync', { ids }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: rootKeys.tasks }),
+  });
+}

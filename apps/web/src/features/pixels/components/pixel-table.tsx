@@ -1,0 +1,125 @@
+import type { Pixel } from '@ads/contracts';
+import { Badge, Button, Flex, Table, Tooltip, Typography, type TableColumnsType, type TableProps } from 'antd';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { RefTags } from '@/components/ref-tags';
+import { formatDateTime, formatRelative, msSince } from '@/lib/format';
+import { columnSortOrder, listPagination, nextListState } from '@/lib/list-table';
+import type { PixelsPage, PixelsQuery } from '../api/use-pixels';
+
+/** A pixel that has not fired for this long is worth a look. */
+const QUIET_AFTER_MS = 24 * 3600 * 1000;
+
+interface Props {
+  query: PixelsQuery;
+  data: PixelsPage | undefined;
+  loading: boolean;
+  empty: ReactNode;
+  selectedIds: number[];
+  onSelect: (ids: number[], rows: Pixel[]) => void;
+  onQueryChange: (next: PixelsQuery) => void;
+  onAssociate?: (pixel: Pixel) => void;
+}
+
+/** When a pixel last fired: never, or how long ago (green within a day, orange after). */
+export function LastFired({ at }: { at: string | null }) {
+  const { t } = useTranslation('assets');
+  if (!at) return <Badge status="default" text={<Typography.Text type="secondary">{t('pixels.neverFired')}</Typography.Text>} />;
+  const quiet = (msSince(at) ?? 0) > QUIET_AFTER_MS;
+  return (
+    <Tooltip title={formatDateTime(at)}>
+      <Badge status={quiet ? 'warning' : 'success'} text={formatRelative(at)} />
+    </Tooltip>
+  );
+}
+
+/** Pixels with when they last fired, the ad accounts they are shared with and the sites using them. */
+export function PixelTable({ query, data, loading, empty, selectedIds, onSelect, onQueryChange, onAssociate }: Props) {
+  const { t } = useTranslation('assets');
+  const { t: tc } = useTranslation();
+
+  const columns: TableColumnsType<Pixel> = [
+    {
+      key: 'name',
+      title: t('pixels.columns.name'),
+      dataIndex: 'name',
+      sorter: true,
+      sortOrder: columnSortOrder(query, 'name'),
+      fixed: 'left',
+      width: 240,
+      render: (name: string, p) => (
+        <Flex vertical gap={2}>
+          <Typography.Text strong ellipsis={{ tooltip: name }}>
+            {name}
+          </Typography.Text>
+          <Typography.Text type="secondary" style={{ fontSize: 12 }} copyable={{ text: p.platform_id, tooltips: [t('common.copyId'), t('common.copied')] }}>
+            {p.platform_id}
+          </Typography.Text>
+        </Flex>
+      ),
+    },
+    {
+      key: 'last_fired_at',
+      title: t('pixels.columns.lastFired'),
+      dataIndex: 'last_fired_at',
+      sorter: true,
+      sortOrder: columnSortOrder(query, 'last_fired_at'),
+      width: 160,
+      render: (v: string | null) => <LastFired at={v} />,
+    },
+    { key: 'ad_accounts', title: t('pixels.columns.adAccounts'), width: 260, render: (_, p) => <RefTags refs={p.ad_accounts} empty={t('pixels.noAdAccounts')} /> },
+    { key: 'sites', title: t('pixels.columns.sites'), width: 200, render: (_, p) => <RefTags refs={p.sites} empty={t('pixels.noSites')} /> },
+    {
+      key: 'last_synced_at',
+      title: t('pixels.columns.lastSync'),
+      dataIndex: 'last_synced_at',
+      width: 130,
+      render: (v: string | null) =>
+        v ? (
+          <Tooltip title={formatDateTime(v)}>
+            <span>{formatRelative(v)}</span>
+          </Tooltip>
+        ) : (
+          <Typography.Text type="secondary">{t('common.never')}</Typography.Text>
+        ),
+    },
+  ];
+  if (onAssociate)
+    columns.push({
+      key: 'actions',
+      title: tc('table.actions'),
+      fixed: 'right',
+      width: 90,
+      render: (_, p) => (
+        <Button type="link" size="small" onClick={() => onAssociate(p)} aria-label={t('pixels.associateOne', { name: p.name })}>
+          {t('pixels.associateShort')}
+        </Button>
+      ),
+    });
+
+  const handleChange: TableProps<Pixel>['onChange'] = (pagination, _filters, sorter) => onQueryChange(nextListState(query, pagination, sorter));
+
+  return (
+    <Table<Pixel>
+      rowKey="id"
+      size="middle"
+      columns={columns}
+      dataSource={data?.list}
+      loading={loading}
+      pagination={listPagination(query, data?.total)}
+      onChange={handleChange}
+      scroll={{ x: 1100 }}
+      locale={{ emptyText: empty }}
+      rowSelection={
+        onAssociate
+          ? {
+              selectedRowKeys: selectedIds,
+              preserveSelectedRowKeys: true,
+              onChange: (keys, rows) => onSelect(keys as number[], rows),
+              getCheckboxProps: (p) => ({ 'aria-label': p.name }),
+            }
+          : undefined
+      }
+    />
+  );
+}

@@ -1,0 +1,12 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+import { rootKeys } from '@/lib/query-keys';
+
+/** /sys-roles/delete: its members lose what it granted. */
+export function useDeleteRole() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => api.post<null>('/sys-roles/delete', { id }),
+    onSuccess: () => Promise.all([rootKeys.roles, rootKeys.users].map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
+  });
+}

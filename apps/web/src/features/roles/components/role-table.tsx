@@ -1,0 +1,114 @@
+import { routeByPath, type Role } from '@ads/contracts';
+import { Button, Flex, Table, Tag, Tooltip, Typography, type TableColumnsType, type TableProps } from 'antd';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatDateTime } from '@/lib/format';
+import { columnSortOrder, listPagination, nextListState } from '@/lib/list-table';
+import { canGrantPaths, type Viewer } from '@/lib/permissions';
+import { useSettings } from '@/stores/settings-store';
+import type { RolesPage, RolesQuery } from '../api/use-roles';
+import { routeTitle, toLeafPaths } from './route-paths';
+
+interface Props {
+  query: RolesQuery;
+  data: RolesPage | undefined;
+  loading: boolean;
+  viewer: Viewer;
+  empty: ReactNode;
+  onQueryChange: (next: RolesQuery) => void;
+  onEdit: (role: Role) => void;
+  onDelete: (role: Role) => void;
+}
+
+/** Roles with their page count and members; server-side paging and sorting. */
+export function RoleTable({ query, data, loading, viewer, empty, onQueryChange, onEdit, onDelete }: Props) {
+  const { t } = useTranslation('sys');
+  const { t: tc } = useTranslation();
+  const locale = useSettings((s) => s.locale);
+
+  const columns: TableColumnsType<Role> = [
+    { key: 'name', title: t('roles.columns.name'), dataIndex: 'name', sorter: true, sortOrder: columnSortOrder(query, 'name'), width: 180, ellipsis: true },
+    {
+      key: 'remark',
+      title: t('roles.columns.remark'),
+      dataIndex: 'remark',
+      ellipsis: { showTitle: true },
+      render: (v: string) => v || <Typography.Text type="secondary">{tc('dash')}</Typography.Text>,
+    },
+    {
+      key: 'paths',
+      title: t('roles.columns.paths'),
+      dataIndex: 'paths',
+      width: 140,
+      render: (paths: string[]) => {
+        const leaves = toLeafPaths(paths);
+        if (!leaves.length) return <Typography.Text type="secondary">{t('roles.noPaths')}</Typography.Text>;
+        const titles = leaves.map((p) => {
+          const r = routeByPath.get(p);
+          return r ? routeTitle(r, locale) : p;
+        });
+        return (
+          <Tooltip title={titles.join('、')}>
+            <Tag color="blue">{t('roles.pathCount', { count: leaves.length })}</Tag>
+          </Tooltip>
+        );
+      },
+    },
+    { key: 'member_count', title: t('roles.columns.members'), dataIndex: 'member_count', sorter: true, sortOrder: columnSortOrder(query, 'member_count'), width: 110 },
+    {
+      key: 'created_at',
+      title: t('roles.columns.createdAt'),
+      dataIndex: 'created_at',
+      sorter: true,
+      sortOrder: columnSortOrder(query, 'created_at'),
+      width: 160,
+      render: (v: string) => formatDateTime(v),
+    },
+    {
+      key: 'updated_at',
+      title: t('roles.columns.updatedAt'),
+      dataIndex: 'updated_at',
+      sorter: true,
+      sortOrder: columnSortOrder(query, 'updated_at'),
+      width: 160,
+      render: (v: string) => formatDateTime(v),
+    },
+    {
+      key: 'actions',
+      title: tc('table.actions'),
+      width: 140,
+      fixed: 'right',
+      render: (_, role) =>
+        canGrantPaths(viewer, role.paths) ? (
+          <Flex wrap={false}>
+            <Button type="link" size="small" onClick={() => onEdit(role)}>
+              {tc('actions.edit')}
+            </Button>
+            <Button type="link" size="small" danger onClick={() => onDelete(role)}>
+              {tc('actions.delete')}
+            </Button>
+          </Flex>
+        ) : (
+          <Tooltip title={t('roles.cannotEdit')}>
+            <Typography.Text type="secondary">{tc('dash')}</Typography.Text>
+          </Tooltip>
+        ),
+    },
+  ];
+
+  const handleChange: TableProps<Role>['onChange'] = (pagination, _filters, sorter) => onQueryChange(nextListState(query, pagination, sorter));
+
+  return (
+    <Table<Role>
+      rowKey="id"
+      size="middle"
+      columns={columns}
+      dataSource={data?.list}
+      loading={loading}
+      pagination={listPagination(query, data?.total)}
+      onChange={handleChange}
+      scroll={{ x: 1000 }}
+      locale={{ emptyText: empty }}
+    />
+  );
+}

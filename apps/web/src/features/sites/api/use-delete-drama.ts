@@ -1,0 +1,12 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+import { rootKeys } from '@/lib/query-keys';
+
+/** /dramas/delete. */
+export function useDeleteDrama() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => api.post<null>('/dramas/delete', { id }),
+    onSuccess: () => Promise.all([rootKeys.dramas, rootKeys.sites].map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
+  });
+}

@@ -1,0 +1,12 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+import { rootKeys } from '@/lib/query-keys';
+
+/** /sites/delete. */
+export function useDeleteSite() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => api.post<null>('/sites/delete', { id }),
+    onSuccess: () => Promise.all([rootKeys.sites, rootKeys.pixels, rootKeys.dramas, rootKeys.products].map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
+  });
+}

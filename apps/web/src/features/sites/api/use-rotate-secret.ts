@@ -1,0 +1,9 @@
+import { useMutation } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+
+/** /sites/rotate_secret: a new order-webhook secret, shown once; the old one stops working. */
+export function useRotateSecret() {
+  return useMutation({
+    mutationFn: (id: number) => api.post<{ id: number; webhook_secret: string }>('/sites/rotate_secret', { id }),
+  });
+}

@@ -1,0 +1,148 @@
+import { CODE_OK, CODE_UNAUTHORIZED, REQUEST_TIMEOUT_MS, TOKEN_HEADER, type FieldError } from '@ads/contracts/core';
+import i18n, { acceptLanguage } from './i18n';
+import { feedback } from './feedback';
+import { useSession } from '@/stores/session-store';
+
+/** SPEC.md §9 durations. */
+export const ERROR_NOTIFY_SECONDS = 3;
+export const LOGOUT_DELAY_MS = 500;
+export const BASE_PATH = '/api';
+
+const SPREADSHEET_TYPES = ['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'application/vnd.ms-excel'];
+
+/** A call the server answered with a non-zero code (already shown to the user). */
+export class ApiError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly url: string,
+    readonly data: unknown,
+  ) {
+    super(message);
+  }
+  /** Field errors of a validation failure (API.md), for forms to show beside the inputs. */
+  get fieldErrors(): FieldError[] {
+    const errors = (this.data as { errors?: FieldError[] } | null)?.errors;
+    return Array.isArray(errors) ? errors : [];
+  }
+}
+
+/** A network failure, time-out or HTTP error (already shown as a toast). */
+export class NetworkError extends Error {}
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST';
+  /** Expect a file: only a spreadsheet is accepted (SPEC.md §8). */
+  blob?: boolean;
+  signal?: AbortSignal;
+  /**
+   * Only reject, without toast or notification (a 401 still ends the session): for background
+   * calls whose failures SPEC.md wants logged only, such as get_user_info at start.
+   */
+  quiet?: boolean;
+}
+
+let loggingOut = false;
+
+/** After a 401: clear everything, reload, land on /login (SPEC.md §8), once however many calls fail. */
+function expireSession(serverMessage: string) {
+  feedback.message.error(serverMessage);
+  if (loggingOut) return;
+  loggingOut = true;
+  setTimeout(() => {
+    // Store first: its persistence would otherwise write "user-store" back after the clear.
+    useSession.getState().clear();
+    localStorage.clear();
+    window.location.replace('/login');
+    loggingOut = false;
+  }, LOGOUT_DELAY_MS);
+}
+
+function notifyError(url: string, text: string) {
+  feedback.notification.error({ title: `Error: ${url}`, description: text, duration: ERROR_NOTIFY_SECONDS });
+}
+
+/**
+ * The one request layer: Bearer token, 10-minute time-out, the envelope rules of SPEC.md §8.
+ * Resolves with `data` on code 0; otherwise shows the error and rejects.
+ */
+export async function request<T = unknown>(url: string, body?: unknown, opts: RequestOptions = {}): Promise<T> {
+  const method = opts.method ?? (body === undefined ? 'GET' : 'POST');
+  const token = useSession.getState().token;
+  const headers: Record<string, string> = { 'Accept-Language': acceptLanguage() };
+  if (token) headers[TOKEN_HEADER] = `Bearer ${token}`;
+  if (method === 'POST') headers['Content-Type'] = 'application/json';
+
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException('timeout', 'TimeoutError')), REQUEST_TIMEOUT_MS);
+  opts.signal?.addEventListener('abort', () => controller.abort(opts.signal?.reason));
+
+  let res: Response;
+  try {
+    res = await fetch(BASE_PATH + url, {
+      method,
+      headers,
+      body: method === 'POST' ? JSON.stringify(body ?? {}) : undefined,
+      signal: controller.signal,
+    });
+  } catch (err) {
+    clearTimeout(timer);
+    if (opts.signal?.aborted) throw err;
+    const isTimeout = (err as Error).name === 'TimeoutError' || controller.signal.reason instanceof DOMException;
+    const text = isTimeout ? i18n.t('network.timeout') : i18n.t('network.failed', { message: (err as Error).message });
+    if (!opts.quiet) feedback.message.error(text);
+    throw new NetworkError(text);
+  }
+  clearTimeout(timer);
+
+  const contentType = res.headers.get('content-type') ?? '';
+  if (opts.blob && SPREADSHEET_TYPES.some((t) => contentType.includes(t))) return (await res.blob()) as T;
+
+  if (!res.ok && !contentType.includes('application/json')) {
+    const text = i18n.t('network.http', { status: res.status });
+    if (!opts.quiet) feedback.message.error(text);
+    throw new NetworkError(text);
+  }
+
+  let envelope: { code: number; message: string; data: unknown };
+  try {
+    envelope = (await res.json()) as typeof envelope;
+  } catch (err) {
+    // The caller gave up while the body was arriving: not a failure to tell anyone about.
+    if (opts.signal?.aborted) throw err;
+    const text = i18n.t('network.failed', { message: (err as Error).message });
+    if (!opts.quiet) feedback.message.error(text);
+    throw new NetworkError(text);
+  }
+
+  // An ended session ends everything, a download included.
+  if (envelope.code === CODE_UNAUTHORIZED) {
+    expireSession(envelope.message);
+    throw new ApiError(envelope.code, envelope.message, url, envelope.data);
+  }
+  if (opts.blob) {
+    // A file was expected but something else came: show its message (SPEC.md §8).
+    if (!opts.quiet) feedback.notification.error({ title: 'Error', description: envelope.message, duration: ERROR_NOTIFY_SECONDS });
+    throw new ApiError(envelope.code, envelope.message, url, envelope.data);
+  }
+  if (envelope.code === CODE_OK) return envelope.data as T;
+  if (!opts.quiet) notifyError(url, envelope.message);
+  throw new ApiError(envelope.code, envelope.message, url, envelope.data);
+}
+
+export const api = {
+  get: <T>(url: string, opts?: RequestOptions) => request<T>(url, undefined, { ...opts, method: 'GET' }),
+  post: <T>(url: string, body?: unknown, opts?: RequestOptions) => request<T>(url, body ?? {}, { ...opts, method: 'POST' }),
+  /** POSTs a filter body and saves the spreadsheet answer under `filename`. */
+  async download(url: string, body: unknown, filename: string) {
+    const blob = await request<Blob>(url, body ?? {}, { method: 'POST', blob: true });
+    const href = URL.createObjectURL(blob);
+    const a = document.createElement('a');
+    a.href = href;
+    a.download = filename;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(href), 10_000);
+  },
+};

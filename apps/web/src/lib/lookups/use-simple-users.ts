@@ -1,0 +1,18 @@
+import type { SimpleUser } from '@ads/contracts';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+import { rootKeys } from '@/lib/query-keys';
+
+type SimpleListBody = { keyword?: string; department_id?: number };
+
+export const simpleUsersKey = (body: SimpleListBody) => [...rootKeys.users, 'simple', body] as const;
+
+/** /sys-users/simple_list: enabled users for pickers, searched by name or account. */
+export function useSimpleUsers(body: SimpleListBody, opts: { enabled?: boolean } = {}) {
+  return useQuery({
+    queryKey: simpleUsersKey(body),
+    queryFn: () => api.post<SimpleUser[]>('/sys-users/simple_list', body),
+    placeholderData: keepPreviousData,
+    enabled: opts.enabled ?? true,
+  });
+}

@@ -1,0 +1,45 @@
+import type zh from '../zh-CN/hosting';
+import type { Shape } from '../shape';
+
+export default {
+  explain: {
+    title: 'What hosting does',
+    body: 'Hosted ad accounts are watched by automatic rules: a rule checks the campaigns and ad sets of the account against its conditions, acts when they are met, and records every action.',
+    stopLoss: 'Stop-loss',
+    stopLossBody: 'For example pause when 24 h spend ≥ 30 with no purchase, or ROI < 0.3 after 48 h — paused for the day, revived the next.',
+    budgetCap: 'Budget caps',
+    budgetCapBody: 'Limit ad set daily budgets and how often they change, to avoid overspend and the platform’s budget-change limits.',
+    audit: 'Every action on record',
+    auditBody: 'Each firing keeps the figures that triggered it, the values before and after, and the result.',
+    notYet: 'The rules engine is not built yet',
+    notYetBody: 'No rule runs today. Adding accounts to hosting or removing them only marks them; nothing changes on Facebook. Once the engine is live, rules act on hosted accounts only.',
+  },
+  stats: {
+    hosted: 'Hosted',
+    available: 'Not hosted',
+    rules: 'Rules running',
+  },
+  tabs: {
+    hosted: 'Hosted',
+    available: 'Not hosted',
+  },
+  add: 'Add to hosting',
+  remove: 'Remove from hosting',
+  addSelected: 'Add to hosting',
+  pickAccounts: 'Pick accounts to host',
+  removeSelected: 'Remove from hosting',
+  emptyHosted: 'No ad account is hosted yet — pick some under "Not hosted".',
+  emptyAvailable: 'No ad account to add — connect a personal account and sync it, and its ad accounts appear here.',
+  confirmAdd: {
+    title_one: 'Add {{count}} ad account to hosting?',
+    title_other: 'Add {{count}} ad accounts to hosting?',
+    body: 'Once the rules engine is live it will watch these accounts. No rule runs yet, and nothing changes on Facebook.',
+  },
+  confirmRemove: {
+    title_one: 'Remove {{count}} ad account from hosting?',
+    title_other: 'Remove {{count}} ad accounts from hosting?',
+    body: 'Rules will no longer act on these accounts. Nothing changes on Facebook.',
+  },
+  added: '{{count}} account(s) added to hosting',
+  removed: '{{count}} account(s) removed from hosting',
+} satisfies Shape<typeof zh>;

@@ -1,0 +1,17 @@
+export default {
+  today: '今日',
+  yesterday: '昨日',
+  spend: '消耗',
+  revenue: '充值收入',
+  roi: 'ROI',
+  orders: '订单数',
+  trend: '近 30 天趋势',
+  topDramas: '剧集排行',
+  topCampaigns: '广告系列排行',
+  alerts: '授权与账户提醒',
+  noDelivery: '还没有投放数据',
+  noDeliveryHint: '连接个号并同步广告账户后，这里会按小时显示消耗、充值收入与 ROI。',
+  noAlerts: '没有需要处理的提醒',
+  welcome: '你好，{{name}}',
+  usd: '金额单位：美元（USD）',
+};

@@ -1,0 +1,436 @@
+// `npm run bench`: API throughput, login-page JavaScript, Lighthouse and asset-sync figures, each
+// printed as a ratio against a baseline measured in the same run (STYLE.md §11). See README.md for
+// every figure. `BENCH_ONLY=sync` runs the asset-sync section alone.
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { CONNECTIONS, MEASURE_S, measureApi, type ApiFigures } from './api-load.ts';
+import { ANTD_LOGIN_FORM_KB, kb, LOGIN_TARGET_KB, measureBundle, type BundleFigures } from './bundle.ts';
+import { cleanupAll, installCleanupHandlers, trackChild, withTimeout } from './cleanup.ts';
+import { measureLighthouse, type LighthouseComparison } from './lighthouse.ts';
+import { createBenchDatabase } from './postgres.ts';
+import { apiLogin, ROOT, startServer } from './server.ts';
+import { measureUpload, type UploadFigures } from './upload.ts';
+import { measureSync, type PhaseFigures, type RowWrites, type SyncFigures, type ThrottledFigures } from './sync.ts';
+import { f0, f1, f2, printTable, type Row } from './table.ts';
+
+installCleanupHandlers();
+
+const WEB = path.join(ROOT, 'apps/web');
+const DIST = path.join(WEB, 'dist');
+const started = Date.now();
+const errors: string[] = [];
+
+const log = (line: string) => console.log(line);
+const elapsed = () => `${((Date.now() - started) / 1000).toFixed(0)} s`;
+const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+/** Builds apps/web when its dist is missing (or when BENCH_BUILD=1). */
+async function ensureWebBuild(): Promise<string> {
+  const index = path.join(DIST, 'index.html');
+  if (fs.existsSync(index) && process.env.BENCH_BUILD !== '1') return 'existing';
+  log('▸ building apps/web (npx vite build)…');
+  const child = spawn('npx', ['vite', 'build'], { cwd: WEB, stdio: ['ignore', 'pipe', 'pipe'] });
+  trackChild(child);
+  let out = '';
+  child.stdout!.on('data', (c: Buffer) => (out = (out + c.toString()).slice(-6000)));
+  child.stderr!.on('data', (c: Buffer) => (out = (out + c.toString()).slice(-6000)));
+  const code = await withTimeout(new Promise<number | null>((resolve) => child.once('exit', resolve)), 300_000, 'vite build');
+  if (code !== 0 || !fs.existsSync(index)) throw new Error(`vite build failed (exit ${code}):\n${out.trim()}`);
+  return 'built now';
+}
+
+/** The newest source file the web build depends on, to warn when apps/web/dist is older. */
+function newestWebSource(): { file: string; mtime: Date } | null {
+  let newest: { file: string; mtime: Date } | null = null;
+  const visit = (p: string) => {
+    const st = fs.statSync(p, { throwIfNoEntry: false });
+    if (!st) return;
+    if (st.isDirectory()) {
+      for (const name of fs.readdirSync(p)) if (name !== 'node_modules' && name !== 'dist') visit(path.join(p, name));
+    } else if (!newest || st.mtime > newest.mtime) {
+      newest = { file: path.relative(ROOT, p), mtime: st.mtime };
+    }
+  };
+  for (const p of ['apps/web/src', 'apps/web/index.html', 'apps/web/public', 'apps/web/vite.config.ts', 'apps/web/package.json', 'packages/contracts/src']) visit(path.join(ROOT, p));
+  return newest;
+}
+
+const loadAverage = () => os.loadavg()[0]!;
+
+/** BENCH_ONLY=sync|upload runs that section alone; unset runs every section. */
+const ONLY = process.env.BENCH_ONLY?.trim() || undefined;
+if (ONLY !== undefined && ONLY !== 'sync' && ONLY !== 'upload') {
+  console.error(`BENCH_ONLY=${ONLY}: unknown section (known: sync, upload; unset runs everything)`);
+  process.exit(2);
+}
+const runWeb = ONLY === undefined;
+
+function git(args: string[]): string {
+  try {
+    return execFileSync('git', args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return '';
+  }
+}
+
+function printApi(a: ApiFigures) {
+  for (const r of [a.bare, a.userInfo]) {
+    const failures = r.non2xx + r.mismatches + r.errors + r.timeouts;
+    log(
+      `  ${r.route.padEnd(30)} ${f0(r.rps).padStart(7)} req/s  p50 ${f1(r.p50Ms)} ms  p99 ${f1(r.p99Ms)} ms  ` +
+        `${r.requests} requests, ${r.responseBytes} B each, ` +
+        (failures ? `FAILED: non2xx ${r.non2xx}, body not code 0 ${r.mismatches}, errors ${r.errors}, timeouts ${r.timeouts}` : 'all 2xx + code 0'),
+    );
+  }
+  log(`  get_user_info / bare: ${f2(a.rpsRatio)}× the requests/s, ${f2(a.p99Ratio)}× the p99 latency`);
+}
+
+function printBundle(b: BundleFigures) {
+  log(`  /login  JS ${f1(b.login.jsGzipKB)} KB gzipped (${f1(b.login.jsRawKB)} KB raw, ${b.login.chunks.length} files), CSS ${f1(b.login.cssGzipKB)} KB gzipped`);
+  log(`          ${f2(b.loginVsTarget)}× the ${LOGIN_TARGET_KB} KB target, ${f2(b.loginVsAntdLoginForm)}× the ${ANTD_LOGIN_FORM_KB} KB "antd login form alone"`);
+  log('          largest chunks:');
+  for (const c of b.login.chunks.slice(0, 5)) log(`            ${f1(kb(c.gzipBytes)).padStart(6)} KB gz  ${f1(kb(c.rawBytes)).padStart(7)} KB raw  ${c.file}`);
+  const encodings = new Set(b.login.chunks.map((c) => c.servedEncoding || 'none'));
+  log(`          served with content-encoding: ${[...encodings].join(', ')}`);
+  log(`  /index  JS ${f1(b.index.cumulativeJsGzipKB)} KB gzipped cumulative, +${f1(b.index.incrementJsGzipKB)} KB after login (${b.index.newChunks.length} files: ${b.index.newChunks.map((c) => c.file).join(', ')})`);
+  if (b.blockedNonLoopback.length) log(`  blocked non-loopback requests: ${b.blockedNonLoopback.join(', ')}`);
+}
+
+function printLighthouse(l: LighthouseComparison) {
+  for (const [name, x] of [['/login', l.login], ['trivial page', l.baseline]] as const) {
+    log(
+      `  ${name.padEnd(13)} performance ${x.score}  FCP ${f0(x.fcpMs)} ms  LCP ${f0(x.lcpMs)} ms  TBT ${f0(x.tbtMs)} ms  ` +
+        `SI ${f0(x.speedIndexMs)} ms  ${f1(x.totalByteWeightKB)} KB transferred  (${f1(x.runMs / 1000)} s)`,
+    );
+  }
+  const r = l.ratios;
+  log(`  /login ÷ trivial: score ${f2(r.score)}, FCP ${f2(r.fcp)}×, LCP ${f2(r.lcp)}×, TBT ${r.tbt === null ? 'n/a (baseline TBT 0)' : `${f2(r.tbt)}×`}`);
+  if (l.login.opportunities.length) {
+    log('  /login opportunities (simulated phone):');
+    for (const o of l.login.opportunities) log(`    ${o.title}: ~${f0(o.savingsMs)} ms, ${f1(o.savingsKB)} KB`);
+  }
+  if (l.login.mainThread.length) log(`  /login main thread: ${l.login.mainThread.map((m) => `${m.group} ${f0(m.ms)} ms`).join(', ')}`);
+  const outside = [...l.login.nonLoopbackRequests, ...l.baseline.nonLoopbackRequests];
+  if (outside.length) log(`  WARNING: pages requested non-loopback URLs: ${outside.join(', ')}`);
+}
+
+const pct = (share: number) => `${f0(share * 100)} %`;
+const TABLE_LABELS: Record<keyof RowWrites, string> = {
+  ad_accounts: 'ad accounts',
+  personal_account_ad_accounts: 'account links',
+  pages: 'pages',
+  personal_account_pages: 'page links',
+  pixels: 'pixels',
+  pixel_ad_accounts: 'pixel links',
+  personal_accounts: 'personal account',
+  audit_logs: 'audit',
+};
+
+function rowsLine(rows: RowWrites | null): string {
+  if (!rows) return 'n/a';
+  const parts = Object.entries(rows).flatMap(([table, w]) => {
+    const changes = [w.inserted && `+${w.inserted}`, w.updated && `~${w.updated}`, w.deleted && `-${w.deleted}`].filter(Boolean);
+    return changes.length ? [`${TABLE_LABELS[table as keyof RowWrites]} ${changes.join(' ')}`] : [];
+  });
+  return parts.join(', ') || 'none';
+}
+
+/** One sync run; `simRates`: the throttled run, whose rates are per sim second (its clock moves only when the client waits). */
+function printSyncPhase(driver: string, p: PhaseFigures, simRates = false) {
+  const c = p.calls;
+  const pad = ' '.repeat(4 + driver.length);
+  log(
+    `  ${driver} ${p.phase}: ${f2(p.wallMs / 1000)} s${simRates ? ' real' : `, ${f0(p.adAccountsPerS)} ad accounts/s`}` +
+      (p.status === 'success' ? '' : `  — ${p.status.toUpperCase()} at step ${p.progress.done}/${p.progress.total}: ${p.message}`),
+  );
+  log(
+    `${pad}Graph: ${c.graphCalls} calls = ${c.httpRequests} HTTP requests (${c.batchRequests} batches) + ${c.batchItems} batch items; ` +
+      `${f2(p.callsPerAdAccount.graphCalls)} per ad account (HTTP ${f2(p.callsPerAdAccount.httpRequests)}, items ${f2(p.callsPerAdAccount.batchItems)})`,
+  );
+  // A run that gave up on the frozen clock made its calls in almost no sim time: its rate says nothing.
+  const rate = simRates && p.status !== 'success' ? '' : `${f2(p.graphCallsPerS)} calls per ${simRates ? 'sim ' : ''}s = ${f2(p.budgetRatio)}× the ${f2(p.budgetCallsPerS)} the budget allows; `;
+  log(
+    `${pad}${rate}one run spends ${f2(p.budgetShare * 100)} % of an hour's budget; ` +
+      `refused ${c.refused} requests (their ${c.unsentItems} items never ran) + ${c.refusedItems} items, failed ${c.failed}, peak app usage ${c.maxAppUsagePct} %`,
+  );
+  log(`${pad}waits: ${p.waits.count} (${f0(p.waits.askedMs)} ms asked on the client's clock, ${f0(p.waits.realMs)} ms real); warnings ${p.warnings}`);
+  log(`${pad}DB: ${p.db.statements} statements (${f2(p.db.statementsPerAdAccount)} per ad account), ${f0(p.db.ms)} ms`);
+  log(`${pad}time: DB ${pct(p.shares.db)}, Graph HTTP ${pct(p.shares.graph)}, waits ${pct(p.shares.waits)}, other JS ${pct(p.shares.other)}`);
+  log(`${pad}rows: ${rowsLine(p.rows)}`);
+  log(`${pad}check: ${p.problems.length ? `FAILED: ${p.problems.join('; ')}` : 'database matches the simulator (no duplicates, every link)'}`);
+}
+
+function printSync(s: SyncFigures) {
+  const b = s.baseline;
+  log(`  baselines: sequential GET /me ${f0(b.bareGetPerS)} calls/s; first sync's ${b.replayRequests} requests (${b.replayGraphCalls} Graph calls) replayed bare in ${f0(b.replayMs)} ms (${f0(b.replayGraphCallsPerS)} calls/s)`);
+  log(`  standard budget: ${s.standardCallsPerHour} calls/hour = ${f1(s.standardCallsPerHour / 3600)} calls/s`);
+  for (const d of [s.pglite, s.postgres]) {
+    if (!d) continue;
+    log(`  ${d.driver} connect: ${d.connect.calls.httpRequests} Graph requests, ${d.connect.db.statements} statements, ${f0(d.connect.wallMs)} ms`);
+    printSyncPhase(d.driver, d.first);
+    printSyncPhase(d.driver, d.resync);
+    log(`  ${d.driver} re-sync / first sync: ${f2(d.resyncRatio)}× the time`);
+  }
+  if (s.postgresSkipped) log(`  PostgreSQL skipped: ${s.postgresSkipped}`);
+  if (s.wallVsReplay !== undefined) log(`  PGlite first sync / bare replay of its requests: ${f1(s.wallVsReplay)}× the time`);
+  if (s.pgliteVsPostgresWall !== undefined) log(`  first sync, PGlite / PostgreSQL: ${f2(s.pgliteVsPostgresWall)}× the time`);
+  const t = s.throttled;
+  if (t) {
+    log(`  throttled: app budget ${t.callsPerHour} calls per hour, sim clock frozen except for the client's waits`);
+    printSyncPhase('PGlite', t, true);
+    log(
+      `          sim time ${f1(t.simMs / 60_000)} min; ${t.admittedCalls} calls admitted = ${f0((t.admittedCalls / t.callsPerHour) * 100)} % of the budget; ` +
+        (t.status !== 'success'
+          ? `${t.status === 'paused' ? `STILL PAUSED after ${t.runs ?? 1} runs` : 'GAVE UP'} at step ${t.progress.done} of ${t.progress.total}, where a complete run needs ≥ ${f1(t.floorMs / 60_000)} sim min (README "Throttled re-sync")`
+          : t.floorMs === 0
+            ? 'completed; the calls fit one hour of budget, so no wait was necessary'
+            : `completed; a perfect client needs ≥ ${f1(t.floorMs / 60_000)} sim min (floor / taken ${f2(t.floorRatio)})`),
+    );
+    if (t.pauses?.length) {
+      log(`          ${t.runs ?? 1} runs: paused by the rate limit ${t.pauses.length}×, each continuation due at ${t.pauses.map((p) => p.at.slice(11, 16)).join(', ')} (sim UTC)`);
+    }
+  }
+}
+
+function syncRows(s: SyncFigures): Row[] {
+  const rows: Row[] = [];
+  for (const d of [s.pglite, s.postgres]) {
+    if (!d) continue;
+    const first = d.first;
+    rows.push([`Sync ${d.driver}: first sync s`, f2(first.wallMs / 1000), `Graph replay ${f2(s.baseline.replayMs / 1000)}`, f1(first.wallMs / s.baseline.replayMs)]);
+    rows.push([`Sync ${d.driver}: re-sync s`, f2(d.resync.wallMs / 1000), `first ${f2(first.wallMs / 1000)}`, f2(d.resyncRatio)]);
+    rows.push([`Sync ${d.driver}: ad accounts/s`, f0(first.adAccountsPerS), '', '']);
+    rows.push([`Sync ${d.driver}: Graph calls/s`, f0(first.graphCallsPerS), `budget ${f1(first.budgetCallsPerS)}/s`, f2(first.budgetRatio)]);
+    rows.push([`Sync ${d.driver}: DB share of time`, pct(first.shares.db), `${f2(first.db.statementsPerAdAccount)} stmts/acct`, '']);
+  }
+  const p = s.pglite?.first;
+  if (p) {
+    rows.push(['Sync Graph calls per ad account', f2(p.callsPerAdAccount.graphCalls), `HTTP ${f2(p.callsPerAdAccount.httpRequests)} + items ${f2(p.callsPerAdAccount.batchItems)}`, '']);
+    rows.push(['Sync Graph calls/s PGlite', f0(p.graphCallsPerS), `bare GET /me ${f0(s.baseline.bareGetPerS)}`, f2(s.callsVsBareGet!)]);
+  }
+  if (s.pglite && s.postgres) rows.push(['Sync first sync s PGlite', f2(s.pglite.first.wallMs / 1000), `PostgreSQL ${f2(s.postgres.first.wallMs / 1000)}`, f2(s.pgliteVsPostgresWall!)]);
+  const t: ThrottledFigures | undefined = s.throttled;
+  if (t) {
+    const done = t.status === 'success';
+    rows.push([`Sync throttled ${t.callsPerHour}/h: sim min`, f1(t.simMs / 60_000), `floor ${f1(t.floorMs / 60_000)}`, done && t.floorRatio !== null ? f2(t.floorRatio) : '']);
+    if (done && t.floorMs > 0) rows.push([`Sync throttled: calls/sim s`, f2(t.graphCallsPerS), `budget ${f2(t.budgetCallsPerS)}/s`, f2(t.budgetRatio)]);
+    rows.push([
+      `Sync throttled: outcome`,
+      done ? `completed in ${t.runs ?? 1} run${(t.runs ?? 1) > 1 ? 's' : ''}` : `${t.status === 'paused' ? 'paused' : 'gave up'} ${t.progress.done}/${t.progress.total}`,
+      `${t.admittedCalls} of ${t.callsPerHour} calls`,
+      f2(t.admittedCalls / t.callsPerHour),
+    ]);
+  }
+  return rows;
+}
+
+type Results = {
+  meta: Record<string, unknown>;
+  api: { pglite?: ApiFigures; postgres?: ApiFigures; postgresSkipped?: string; pgliteVsPostgresRps?: number };
+  bundle?: BundleFigures;
+  lighthouse?: LighthouseComparison;
+  sync?: SyncFigures;
+  upload?: UploadFigures;
+  errors: string[];
+};
+
+/** API throughput on both drivers, then the browser figures against the PGlite server. */
+async function apiAndBrowser(results: Results) {
+  // PGlite: API load, then the browser figures against the same server.
+  log(`\n▸ [${elapsed()}] API on PGlite`);
+  try {
+    const server = await startServer('PGlite');
+    log(`  server healthy after ${f1(server.startMs / 1000)} s at ${server.baseUrl}`);
+    try {
+      const token = await apiLogin(server);
+      results.api.pglite = await measureApi(server, token);
+      printApi(results.api.pglite);
+
+      log(`\n▸ [${elapsed()}] JavaScript loaded by /login and /index (gzip -9 of each response)`);
+      try {
+        results.bundle = await measureBundle(server);
+        printBundle(results.bundle);
+      } catch (err) {
+        errors.push(`bundle: ${message(err)}`);
+        log(`  FAILED: ${message(err)}`);
+      }
+
+      log(`\n▸ [${elapsed()}] Lighthouse (mobile preset) on /login and on a trivial page`);
+      try {
+        results.lighthouse = await measureLighthouse(server.baseUrl);
+        printLighthouse(results.lighthouse);
+      } catch (err) {
+        errors.push(`lighthouse: ${message(err)}`);
+        log(`  FAILED: ${message(err)}`);
+      }
+    } finally {
+      await server.stop();
+    }
+  } catch (err) {
+    errors.push(`PGlite: ${message(err)}`);
+    log(`  FAILED: ${message(err)}`);
+  }
+
+  log(`\n▸ [${elapsed()}] API on PostgreSQL`);
+  try {
+    const db = await createBenchDatabase();
+    if ('unavailable' in db) {
+      results.api.postgresSkipped = db.unavailable;
+      log(`  skipped: PostgreSQL unreachable (${db.unavailable})`);
+    } else {
+      log(`  database ${db.name} created`);
+      try {
+        const server = await startServer('PostgreSQL', db.url);
+        log(`  server healthy after ${f1(server.startMs / 1000)} s at ${server.baseUrl}`);
+        try {
+          const token = await apiLogin(server);
+          results.api.postgres = await measureApi(server, token);
+          printApi(results.api.postgres);
+        } finally {
+          await server.stop();
+        }
+      } finally {
+        await db.drop();
+        log(`  database ${db.name} dropped`);
+      }
+    }
+  } catch (err) {
+    errors.push(`PostgreSQL: ${message(err)}`);
+    log(`  FAILED: ${message(err)}`);
+  }
+
+  const { pglite, postgres } = results.api;
+  if (pglite && postgres) {
+    results.api.pgliteVsPostgresRps = pglite.userInfo.rps / postgres.userInfo.rps;
+    log(`\n  get_user_info requests/s, PGlite ÷ PostgreSQL: ${f2(results.api.pgliteVsPostgresRps)}`);
+  }
+  for (const a of [pglite, postgres]) {
+    for (const r of a ? [a.bare, a.userInfo] : []) {
+      if (!r.valid) errors.push(`${a!.driver} ${r.route}: failing requests (non2xx ${r.non2xx}, not code 0 ${r.mismatches}, errors ${r.errors}, timeouts ${r.timeouts}); figures are worthless`);
+    }
+  }
+}
+
+async function main() {
+  log(`广告投放系统 benchmarks — Node ${process.versions.node}, ${os.cpus().length} CPUs` + (runWeb ? `, ${MEASURE_S} s per load at ${CONNECTIONS} connections\n` : ` — BENCH_ONLY=${ONLY}\n`));
+  let web = 'not needed';
+  let distTime: Date | undefined;
+  let distStale = false;
+  if (runWeb) {
+    web = await ensureWebBuild();
+    distTime = fs.statSync(path.join(DIST, 'index.html')).mtime;
+    log(`▸ web build: ${web} (apps/web/dist from ${distTime.toISOString()})`);
+    const newest = newestWebSource();
+    distStale = Boolean(newest && newest.mtime > distTime);
+    if (distStale) log(`  note: ${newest!.file} is newer than apps/web/dist; the JS figures describe the older build (BENCH_BUILD=1 rebuilds)`);
+  }
+  const loadBefore = loadAverage();
+  if (loadBefore > os.cpus().length) log(`  note: load average ${f1(loadBefore)} on ${os.cpus().length} CPUs: other work is running, figures will be noisy`);
+
+  const results: Results = {
+    meta: {
+      startedAt: new Date(started).toISOString(),
+      node: process.versions.node,
+      cpus: os.cpus().length,
+      cpuModel: os.cpus()[0]?.model,
+      commit: git(['rev-parse', '--short', 'HEAD']),
+      dirty: git(['status', '--porcelain']) !== '',
+      only: ONLY ?? null,
+      webDist: web,
+      webDistBuiltAt: distTime?.toISOString() ?? null,
+      webDistOlderThanSources: distStale,
+      loadAverageBefore: loadBefore,
+      loadSeconds: MEASURE_S,
+      connections: CONNECTIONS,
+    },
+    api: {},
+    errors,
+  };
+
+  if (runWeb) await apiAndBrowser(results);
+  const { pglite, postgres } = results.api;
+
+  if (ONLY === undefined || ONLY === 'upload') {
+    log(`\n▸ [${elapsed()}] Material upload: tus on loopback against writing the same bytes to disk, and the server's memory`);
+    try {
+      results.upload = await measureUpload();
+      for (const r of results.upload.runs) {
+        log(
+          `  ${f0(r.bytes / 1024 / 1024)} MiB: tus ${f0(r.uploadMBps)} MB/s vs disk ${f0(r.diskMBps)} MB/s = ${f2(r.ratio)}×; last PATCH ${f0(r.finishMs)} ms; ` +
+            `server RSS ${f0(r.rssBeforeMB)} → ${f0(r.rssPeakMB)} MB (+${f0(r.rssGrowthMB)})`,
+        );
+      }
+      log(`  RSS growth, largest minus smallest file: ${f1(results.upload.rssGrowthDeltaMB)} MB (≈0: memory does not follow file size)`);
+    } catch (err) {
+      errors.push(`upload: ${message(err)}`);
+      log(`  FAILED: ${message(err)}`);
+    }
+  }
+
+  // Last: it keeps both cores busy with the server code, the simulator and the databases.
+  if (ONLY === undefined || ONLY === 'sync') log(`\n▸ [${elapsed()}] Asset sync: the sync-personal-accounts job against the simulator, PGlite then PostgreSQL`);
+  if (ONLY === undefined || ONLY === 'sync') try {
+    results.sync = await measureSync(log);
+    printSync(results.sync);
+    errors.push(...results.sync.problems);
+  } catch (err) {
+    errors.push(`sync: ${message(err)}`);
+    log(`  FAILED: ${message(err)}`);
+  }
+
+  // Results file and summary table.
+  const dir = path.join(import.meta.dirname, 'results');
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `${new Date(started).toISOString().replace(/[:.]/g, '-')}.json`);
+  results.meta.durationS = Math.round((Date.now() - started) / 1000);
+  results.meta.loadAverageAfter = loadAverage();
+  fs.writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+
+  const rows: Row[] = [];
+  for (const a of [pglite, postgres]) {
+    if (!a) continue;
+    rows.push([`API ${a.driver}: get_user_info req/s`, f0(a.userInfo.rps), `bare ${f0(a.bare.rps)}`, f2(a.rpsRatio)]);
+    rows.push([`API ${a.driver}: get_user_info p99 ms`, f1(a.userInfo.p99Ms), `bare ${f1(a.bare.p99Ms)}`, f2(a.p99Ratio)]);
+  }
+  if (pglite && postgres) rows.push(['API get_user_info req/s PGlite', f0(pglite.userInfo.rps), `PostgreSQL ${f0(postgres.userInfo.rps)}`, f2(results.api.pgliteVsPostgresRps!)]);
+  const b = results.bundle;
+  if (b) {
+    rows.push(['JS /login KB gz', f1(b.login.jsGzipKB), `target ${LOGIN_TARGET_KB}`, f2(b.loginVsTarget)]);
+    rows.push(['JS /login KB gz', f1(b.login.jsGzipKB), `antd login form ${ANTD_LOGIN_FORM_KB}`, f2(b.loginVsAntdLoginForm)]);
+    rows.push(['JS /index KB gz (cumulative)', f1(b.index.cumulativeJsGzipKB), `/login ${f1(b.login.jsGzipKB)}`, f2(b.index.cumulativeJsGzipKB / b.login.jsGzipKB)]);
+    rows.push(['JS /index KB gz (increment)', f1(b.index.incrementJsGzipKB), '', '']);
+  }
+  const l = results.lighthouse;
+  if (l) {
+    rows.push(['Lighthouse /login performance', String(l.login.score), `trivial ${l.baseline.score}`, f2(l.ratios.score)]);
+    rows.push(['Lighthouse /login FCP ms', f0(l.login.fcpMs), `trivial ${f0(l.baseline.fcpMs)}`, f2(l.ratios.fcp)]);
+    rows.push(['Lighthouse /login LCP ms', f0(l.login.lcpMs), `trivial ${f0(l.baseline.lcpMs)}`, f2(l.ratios.lcp)]);
+    rows.push(['Lighthouse /login TBT ms', f0(l.login.tbtMs), `trivial ${f0(l.baseline.tbtMs)}`, f2(l.ratios.tbt)]);
+  }
+  if (results.sync) rows.push(...syncRows(results.sync));
+  for (const r of results.upload?.runs ?? []) {
+    const mib = f0(r.bytes / 1024 / 1024);
+    rows.push([`Upload ${mib} MiB: tus MB/s`, f0(r.uploadMBps), `disk write ${f0(r.diskMBps)}`, f2(r.ratio)]);
+    rows.push([`Upload ${mib} MiB: server RSS peak MB`, f0(r.rssPeakMB), `before ${f0(r.rssBeforeMB)}`, f2(r.rssPeakMB / r.rssBeforeMB)]);
+  }
+  const loadAfter = results.meta.loadAverageAfter as number;
+  log(`\n▸ Summary (${elapsed()}; load average ${f1(loadBefore)} → ${f1(loadAfter)} on ${os.cpus().length} CPUs; results in ${path.relative(ROOT, file)})`);
+  printTable(['figure', 'value', 'baseline', 'ratio'], rows);
+  if (errors.length) {
+    log('\nProblems:');
+    for (const e of errors) log(`  - ${e}`);
+    if (Math.max(loadBefore, loadAfter) > os.cpus().length) log(`  (the load average was ${f1(Math.max(loadBefore, loadAfter))} on ${os.cpus().length} CPUs: other work competed for the CPUs; rerun when the machine is quieter)`);
+    process.exitCode = 1;
+  }
+}
+
+try {
+  await main();
+} catch (err) {
+  console.error(`\nbench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+  process.exitCode = 1;
+} finally {
+  await cleanupAll();
+}

@@ -1,0 +1,305 @@
+// The simulator's whole state: plain JSON, persisted as one snapshot. Times are epoch ms
+// (sim clock); money is in the ad account currency's minor units.
+
+export type ConfiguredStatus = 'ACTIVE' | 'PAUSED' | 'DELETED' | 'ARCHIVED';
+export type TokenType = 'USER' | 'PAGE' | 'SYSTEM_USER';
+
+export interface UserRecord {
+  id: string;
+  name: string;
+  created_at: number;
+}
+
+export interface TokenRecord {
+  token: string;
+  type: TokenType;
+  user_id: string;
+  page_id?: string;
+  /** Page tokens live and die with the user token they were derived from. */
+  parent_token?: string;
+  app_id: string;
+  scopes: string[];
+  issued_at: number;
+  /** 0 = never expires. */
+  expires_at: number;
+  data_access_expires_at: number;
+  /** Set when revoked: the 190 subcode to answer with (458 / 460 / 467). */
+  revoked_subcode?: number;
+}
+
+export interface AuthCodeRecord {
+  code: string;
+  user_id: string;
+  client_id: string;
+  redirect_uri: string;
+  scopes: string[];
+  expires_at: number;
+  used: boolean;
+}
+
+export interface BusinessRecord {
+  id: string;
+  name: string;
+  owner_user_id: string;
+  verification_status: 'verified' | 'not_verified';
+  created_at: number;
+}
+
+/** Delivery-relevant state of an object from `at` on; a history of these drives the model. */
+export interface DeliverySnapshot {
+  at: number;
+  /** Would deliver, as far as this object is concerned. */
+  on: boolean;
+  /** Not before this instant (ad review, or the object's own start_time). */
+  from?: number;
+  /** Not after this instant (end_time / stop_time). */
+  until?: number;
+  daily_budget?: number;
+  lifetime_budget?: number;
+}
+
+export interface AdAccountRecord {
+  /** Numeric part; the Graph id is `act_<id>`. */
+  id: string;
+  name: string;
+  currency: string;
+  timezone_name: string;
+  business_id: string;
+  /** Whether the account is the business's own or a client's (shared with it). */
+  relation: 'owned' | 'client';
+  user_ids: string[];
+  account_status: number;
+  disable_reason: number;
+  /** Minor units; 0 = no cap. */
+  spend_cap: number;
+  spend_cap_action?: string;
+  spend_cap_changes: number[];
+  created_at: number;
+  history: DeliverySnapshot[];
+}
+
+export interface PageRecord {
+  id: string;
+  name: string;
+  category: string;
+  business_id: string;
+  relation: 'owned' | 'client';
+  user_ids: string[];
+  created_at: number;
+}
+
+export interface PostRecord {
+  /** `<page_id>_<n>`. */
+  id: string;
+  page_id: string;
+  message?: string;
+  link?: string;
+  name?: string;
+  description?: string;
+  image_hash?: string;
+  video_id?: string;
+  call_to_action?: Record<string, unknown>;
+  is_published: boolean;
+  /** Created for an ad (a "dark" post from object_story_spec). */
+  is_ad_post: boolean;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface PixelRecord {
+  id: string;
+  name: string;
+  business_id: string;
+  owner_account_id?: string;
+  shared_account_ids: string[];
+  created_at: number;
+}
+
+interface AdObjectBase {
+  id: string;
+  account_id: string;
+  name: string;
+  status: ConfiguredStatus;
+  created_at: number;
+  updated_at: number;
+  history: DeliverySnapshot[];
+}
+
+export interface CampaignRecord extends AdObjectBase {
+  objective: string;
+  special_ad_categories: string[];
+  special_ad_category_country?: string[];
+  buying_type: string;
+  daily_budget?: number;
+  lifetime_budget?: number;
+  bid_strategy?: string;
+  is_adset_budget_sharing_enabled?: boolean;
+  spend_cap?: number;
+  start_time?: number;
+  stop_time?: number;
+  promoted_object?: Record<string, unknown>;
+  source_campaign_id?: string;
+}
+
+export interface AdSetRecord extends AdObjectBase {
+  campaign_id: string;
+  daily_budget?: number;
+  lifetime_budget?: number;
+  bid_amount?: number;
+  bid_strategy?: string;
+  bid_constraints?: Record<string, unknown>;
+  billing_event: string;
+  optimization_goal: string;
+  destination_type?: string;
+  promoted_object?: Record<string, unknown>;
+  targeting: Record<string, unknown>;
+  start_time?: number;
+  end_time?: number;
+  pacing_type?: string[];
+  attribution_spec?: unknown[];
+  dsa_beneficiary?: string;
+  dsa_payor?: string;
+  budget_changes: number[];
+  source_adset_id?: string;
+}
+
+export interface AdRecord extends AdObjectBase {
+  adset_id: string;
+  campaign_id: string;
+  creative_id: string;
+  tracking_specs?: unknown[];
+  conversion_domain?: string;
+  /** Review finishes at this instant unless disapproved. */
+  review_until: number;
+  disapproved_at?: number;
+  source_ad_id?: string;
+}
+
+export interface CreativeRecord {
+  id: string;
+  account_id: string;
+  name?: string;
+  status: 'ACTIVE' | 'DELETED';
+  object_story_id?: string;
+  object_story_spec?: Record<string, unknown>;
+  effective_object_story_id?: string;
+  url_tags?: string;
+  degrees_of_freedom_spec?: Record<string, unknown>;
+  asset_feed_spec?: Record<string, unknown>;
+  object_type: string;
+  created_at: number;
+}
+
+export interface ImageRecord {
+  hash: string;
+  account_id: string;
+  name: string;
+  width: number;
+  height: number;
+  status: 'ACTIVE' | 'DELETED';
+  created_at: number;
+  updated_at: number;
+}
+
+export interface VideoRecord {
+  id: string;
+  account_id: string;
+  title?: string;
+  description?: string;
+  name?: string;
+  file_size: number;
+  /** Upload done (simple upload, or chunked `finish`); processing starts then. */
+  uploaded_at?: number;
+  ready_at?: number;
+  failed: boolean;
+  /** Why processing failed (`POST /__sim/videos/:id/fail {message}`), shown in `status.processing_phase.errors`. */
+  error_message?: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface UploadSessionRecord {
+  id: string;
+  video_id: string;
+  account_id: string;
+  file_size: number;
+  received: number;
+}
+
+export interface ReportRunRecord {
+  id: string;
+  account_id: string;
+  /** Node the report was requested on (account, campaign, ad set or ad id). */
+  node_id: string;
+  node_type: 'adaccount' | 'campaign' | 'adset' | 'ad';
+  params: Record<string, unknown>;
+  created_at: number;
+  completes_at: number;
+  fails: boolean;
+}
+
+/** A site that receives simulated recharge orders (control API only). */
+export interface SiteRecord {
+  id: string;
+  name: string;
+  webhook_url: string;
+  secret: string;
+  /** Only ads whose landing link is on this host (or a subdomain) produce orders for the site. */
+  domain?: string;
+  /** Orders are generated for hours ending after this instant. */
+  dispatched_until: number;
+  created_at: number;
+}
+
+export interface RateLimitSettings {
+  /** Header tier value. */
+  tier: 'development_access' | 'standard_access';
+  /** Platform limit: calls per rolling hour per app (X-App-Usage, code 4). */
+  app_calls_per_hour: number;
+  /** Short-window score per ad account: reads cost 1, writes 3 (code 17 / 2446079). */
+  account_score_max: number;
+  account_score_decay_seconds: number;
+  account_block_seconds: number;
+  /** Business-use-case quotas per ad account per rolling hour (codes 80004 / 80000). */
+  ads_management_per_hour: number;
+  ads_management_per_active_ad: number;
+  ads_insights_per_hour: number;
+  ads_insights_per_active_ad: number;
+  /** Overrides for single ad accounts (numeric id → partial settings). */
+  accounts: Record<string, Partial<Omit<RateLimitSettings, 'accounts' | 'tier' | 'app_calls_per_hour'>>>;
+}
+
+export interface SimSettings {
+  review_delay_seconds: number;
+  video_processing_seconds: number;
+  report_run_seconds: number;
+  video_chunk_bytes: number;
+  /** Objects a synchronous copy may create (reference §3 says ~3 on the real API). */
+  copy_sync_limit: number;
+  require_appsecret_proof: boolean;
+  rate_limits: RateLimitSettings;
+}
+
+export interface SimState {
+  version: 1;
+  next_id: number;
+  users: Record<string, UserRecord>;
+  tokens: Record<string, TokenRecord>;
+  auth_codes: Record<string, AuthCodeRecord>;
+  businesses: Record<string, BusinessRecord>;
+  ad_accounts: Record<string, AdAccountRecord>;
+  pages: Record<string, PageRecord>;
+  posts: Record<string, PostRecord>;
+  pixels: Record<string, PixelRecord>;
+  campaigns: Record<string, CampaignRecord>;
+  adsets: Record<string, AdSetRecord>;
+  ads: Record<string, AdRecord>;
+  creatives: Record<string, CreativeRecord>;
+  /** Keyed by `<account_id>:<hash>`. */
+  images: Record<string, ImageRecord>;
+  videos: Record<string, VideoRecord>;
+  upload_sessions: Record<string, UploadSessionRecord>;
+  report_runs: Record<string, ReportRunRecord>;
+  sites: Record<string, SiteRecord>;
+  settings: SimSettings;
+}
