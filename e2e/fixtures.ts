@@ -281,16 +281,29 @@ export const notFoundPage = (page: Page) => page.locator('.ant-result-404');
 
 export const userMenuButton = (page: Page) => page.getByRole('button', { name: /^(用户菜单|User menu)$/ });
 
-/** Opens the user dropdown and clicks one of its options. */
+/**
+ * Opens the user dropdown and clicks one of its options. Under CI load a click on the
+ * dropdown can land while it is still opening and be lost (the menu stays open, nothing
+ * happens), so the choice is retried until the menu has closed, as a person would click again.
+ */
 export async function chooseUserMenu(page: Page, option: RegExp | string) {
-  await userMenuButton(page).click();
-  await page.getByRole('menuitem', { name: option }).click();
+  const item = page.getByRole('menuitem', { name: option });
+  await expect(async () => {
+    if (!(await item.isVisible())) await userMenuButton(page).click({ timeout: 3_000 });
+    await item.click({ timeout: 3_000 });
+    await expect(item).toBeHidden({ timeout: 3_000 });
+  }).toPass({ timeout: 20_000 });
 }
 
 /** Switches the interface language from the header. */
 export async function switchLocale(page: Page, to: 'English' | '简体中文') {
-  await page.getByRole('button', { name: /^(切换语言|Change language)$/ }).hover();
-  await page.getByRole('menuitem', { name: to }).click();
+  const item = page.getByRole('menuitem', { name: to });
+  // Retried like chooseUserMenu: a hover-opened menu can close under the pointer on a slow machine.
+  await expect(async () => {
+    if (!(await item.isVisible())) await page.getByRole('button', { name: /^(切换语言|Change language)$/ }).hover({ timeout: 3_000 });
+    await item.click({ timeout: 3_000 });
+    await expect(item).toBeHidden({ timeout: 3_000 });
+  }).toPass({ timeout: 20_000 });
 }
 
 export interface FeedbackEntry {
