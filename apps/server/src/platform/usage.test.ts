@@ -31,6 +31,22 @@ describe('UsageTracker', () => {
     expect(t.reserve(other)).toBe(0);
   });
 
+  it('forgets a high reading that no answer has confirmed for readingTtlMs, since Meta drops the header when usage falls', () => {
+    const { t, advance } = tracker();
+    t.record(headers({ 'x-ad-account-usage': { acc_id_util_pct: 90, reset_time_duration: 30 } }), account);
+    expect([t.reserve(account), t.reserve(account)]).toEqual([0, 3875]);
+    // A newer answer with the same reading keeps it alive past the first reading's age.
+    advance(DEFAULT_THROTTLE_POLICY.readingTtlMs - 1000);
+    t.record(headers({ 'x-ad-account-usage': { acc_id_util_pct: 90, reset_time_duration: 30 } }), account);
+    advance(2000);
+    expect(t.reserve(account)).toBe(0);
+    expect(t.reserve(account)).toBe(3875);
+    // Then answers stop carrying the header: the reading lapses and calls flow again.
+    advance(DEFAULT_THROTTLE_POLICY.readingTtlMs + 1);
+    t.record(new Headers(), account);
+    expect([t.reserve(account), t.reserve(account)]).toEqual([0, 0]);
+  });
+
   it('stops at 95 % until the reset time the header gave, and reports it as the retry-after', () => {
     const { t, advance } = tracker();
     const retryAfter = t.record(headers({ 'x-ad-account-usage': { acc_id_util_pct: 100, reset_time_duration: 60 } }), account);

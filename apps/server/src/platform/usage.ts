@@ -27,6 +27,12 @@ export interface ThrottlePolicy {
   maxSpacingMs: number;
   /** Pause at the stop threshold when the header gives no reset time (X-App-Usage never does). */
   defaultPauseMs: number;
+  /**
+   * How long a high reading counts without being confirmed by a newer answer. Meta stops sending
+   * a header once usage is no longer noticeable, so a reading that is never refreshed would
+   * otherwise slow that quota down forever.
+   */
+  readingTtlMs: number;
 }
 
 export const DEFAULT_THROTTLE_POLICY: ThrottlePolicy = {
@@ -35,6 +41,7 @@ export const DEFAULT_THROTTLE_POLICY: ThrottlePolicy = {
   minSpacingMs: 500,
   maxSpacingMs: 5000,
   defaultPauseMs: 60_000,
+  readingTtlMs: 5 * 60_000,
 };
 
 interface Reading {
@@ -102,7 +109,8 @@ function readingsOf(headers: Headers, scope: UsageScope): Reading[] {
 
 /** In-process usage state of one client; safe to share by every call of that client. */
 export class UsageTracker {
-  private readonly pct = new Map<string, number>();
+  /** High readings (≥ slow-down threshold) and when they were taken. */
+  private readonly pct = new Map<string, { pct: number; at: number }>();
   private readonly blockedUntil = new Map<string, number>();
   private readonly nextSendAt = new Map<string, number>();
 
@@ -124,7 +132,7 @@ export class UsageTracker {
         this.nextSendAt.delete(r.key);
         continue;
       }
-      this.pct.set(r.key, r.pct);
+      this.pct.set(r.key, { pct: r.pct, at: now });
       if (r.pct >= this.policy.stopAtPct) {
         this.block(r.key, now + (r.resetMs || this.policy.defaultPauseMs));
         if (r.resetMs > 0) retryAfterMs = Math.max(retryAfterMs ?? 0, r.resetMs);
@@ -154,10 +162,15 @@ export class UsageTracker {
     const now = this.now();
     let wait = 0;
     for (const key of keysOf(scope)) {
-      const pct = this.pct.get(key);
-      if (pct === undefined) continue;
+      const reading = this.pct.get(key);
+      if (reading === undefined) continue;
+      if (now - reading.at > this.policy.readingTtlMs) {
+        this.pct.delete(key);
+        this.nextSendAt.delete(key);
+        continue;
+      }
       const at = Math.max(now, this.nextSendAt.get(key) ?? 0);
-      this.nextSendAt.set(key, at + this.spacing(pct));
+      this.nextSendAt.set(key, at + this.spacing(reading.pct));
       wait = Math.max(wait, at - now);
     }
     return wait;
