@@ -287,9 +287,14 @@ export const userMenuButton = (page: Page) => page.getByRole('button', { name: /
  * happens), so the choice is retried until the menu has closed, as a person would click again.
  */
 export async function chooseUserMenu(page: Page, option: RegExp | string) {
+  await chooseMenuItem(page, userMenuButton(page), option);
+}
+
+/** Opens a click-triggered dropdown with `opener` and chooses `option`, retried like chooseUserMenu. */
+export async function chooseMenuItem(page: Page, opener: Locator, option: RegExp | string) {
   const item = page.getByRole('menuitem', { name: option });
   await expect(async () => {
-    if (!(await item.isVisible())) await userMenuButton(page).click({ timeout: 3_000 });
+    if (!(await item.isVisible())) await opener.click({ timeout: 3_000 });
     await item.click({ timeout: 3_000 });
     await expect(item).toBeHidden({ timeout: 3_000 });
   }).toPass({ timeout: 20_000 });

@@ -3,7 +3,7 @@
  * simulator by pasting its token and through the OAuth dialog, the token's health and scopes,
  * syncing now, checking a token the platform has revoked, and disconnecting.
  */
-import { MANAGER, expect, openAs, test, toast, unique, type Page } from './fixtures.ts';
+import { MANAGER, chooseMenuItem, expect, openAs, test, toast, unique, type Page } from './fixtures.ts';
 
 const ALL_BUT_PAGES_MANAGE_ADS = ['ads_management', 'ads_read', 'business_management', 'pages_show_list', 'pages_read_engagement'];
 
@@ -68,8 +68,7 @@ test('a manager connects a personal account by pasting its token, sees its healt
   await expect(row.getByRole('button', { name: /同\s*步$/ })).toBeDisabled();
 
   // Disconnect, after a confirmation that says what happens to its ad accounts.
-  await page.getByRole('button', { name: `更多 ${name}` }).click();
-  await page.getByRole('menuitem', { name: '断开连接' }).click();
+  await chooseMenuItem(page, page.getByRole('button', { name: `更多 ${name}` }), '断开连接');
   const confirm = page.getByRole('dialog').filter({ hasText: `断开个号「${name}」？` });
   await expect(confirm).toContainText('3 个广告账户');
   await confirm.getByRole('button', { name: /断\s*开/ }).click();

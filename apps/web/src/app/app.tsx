@@ -1,6 +1,6 @@
 import { App as AntApp, ConfigProvider } from 'antd';
-import enUS from 'antd/locale/en_US';
-import zhCN from 'antd/locale/zh_CN';
+import enUS from 'antd/es/locale/en_US';
+import zhCN from 'antd/es/locale/zh_CN';
 import { Suspense, useEffect } from 'react';
 import { RouterProvider } from 'react-router';
 import { ErrorBoundary } from '@/components/error-boundary';
