@@ -1,6 +1,9 @@
 import { LockOutlined, MoonOutlined, SunOutlined, UserOutlined } from '@ant-design/icons';
 import type { LoginResult } from '@ads/contracts';
-import { Button, Card, Flex, Form, Input, Segmented, theme } from 'antd';
+import { Button, Card, Flex, Form, Segmented, theme } from 'antd';
+// The two inputs alone: antd's Input compound also brings TextArea, Search and OTP to the login page.
+import Input from 'antd/es/input/Input';
+import Password from 'antd/es/input/Password';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -63,7 +66,7 @@ export default function LoginPage() {
             <Input prefix={<UserOutlined />} autoComplete="username" autoFocus maxLength={64} />
           </Form.Item>
           <Form.Item name="password" label={t('password')} rules={[{ required: true, message: t('passwordRequired') }]}>
-            <Input.Password prefix={<LockOutlined />} autoComplete="current-password" maxLength={128} />
+            <Password prefix={<LockOutlined />} autoComplete="current-password" maxLength={128} />
           </Form.Item>
           <Button type="primary" htmlType="submit" block loading={loading}>
             {t('submit')}
