@@ -3,6 +3,7 @@ import { loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { seedDemoAssets } from './db/demo-assets.ts';
+import { seedDemoMaterials } from './db/demo-materials.ts';
 import { seedDemoCompany } from './db/demo.ts';
 import { seedInitialUsers } from './db/seed.ts';
 import { jobRegistry } from './jobs/registry.ts';
@@ -81,6 +82,8 @@ async function main() {
       try {
         const added = await seedDemoAssets({ db: database.db, clock: systemClock, config, jobs, platform: platform.client, simulatorUrl: platform.simulatorUrl, log });
         if (added) process.stdout.write(`\n  Demo assets created: ${added}\n\n`);
+        const library = await seedDemoMaterials({ db: database.db, clock: systemClock, config, jobs, log });
+        if (library) process.stdout.write(`\n  Demo materials created: ${library}\n\n`);
       } catch (err) {
         // The app is usable without them; the next start tries again.
         log.error({ err }, 'DEMO=1: the demo assets could not be created');

@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobRegistry } from '../jobs/registry.ts';
 import { createRecordingJobs } from '../jobs/runner.ts';
@@ -7,6 +10,7 @@ import { testLog } from '../test/jobs.ts';
 import { startTestSimulator, TEST_START, type TestSimulator } from '../test/simulator.ts';
 import type { Database } from './database.ts';
 import { seedDemoAssets } from './demo-assets.ts';
+import { seedDemoMaterials } from './demo-materials.ts';
 import { seedDemoCompany } from './demo.ts';
 import { seedInitialUsers } from './seed.ts';
 
@@ -22,7 +26,10 @@ beforeAll(async () => {
 afterAll(async () => {
   await database.close();
   await sim.close();
+  fs.rmSync(materialsDir, { recursive: true, force: true });
 });
+
+const materialsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'demo-materials-'));
 
 describe('DEMO=1 assets', () => {
   const seed = () => {
@@ -59,5 +66,50 @@ describe('DEMO=1 assets', () => {
   it('runs once per database', async () => {
     expect(await seed()).toBeNull();
     expect(await database.db.selectFrom('personal_accounts').select('id').execute()).toHaveLength(1);
+  });
+
+  it('makes a library with ffmpeg through the upload ingest — dramas, products, editors, thumbnails — and queues a few pushes, once', async () => {
+    const clock = fixedClock(TEST_START);
+    const config = testConfig();
+    const dir = path.join(materialsDir, 'store');
+    const seedMaterials = () =>
+      seedDemoMaterials({
+        db: database.db,
+        clock,
+        config: { ...config, materials: { ...config.materials, uploadDir: path.join(materialsDir, 'uploads'), storage: { kind: 'local', dir } } },
+        jobs: createRecordingJobs({ db: database.db, clock, registry: jobRegistry }),
+        log: testLog(),
+      });
+    expect(await seedMaterials()).toBe('8 drama and 3 e-commerce materials, 6 pushes queued');
+
+    const db = database.db;
+    const rows = await db
+      .selectFrom('materials as m')
+      .innerJoin('users as e', 'e.id', 'm.editor_id')
+      .select(['m.platform', 'm.kind', 'm.drama_id', 'm.product_id', 'm.language', 'm.duration_s', 'm.width', 'm.height', 'm.storage_key', 'm.thumb_key', 'e.account as editor', 'm.uploader_id', 'm.editor_id'])
+      .execute();
+    expect(rows).toHaveLength(11);
+    const dj = rows.filter((r) => r.platform === 'dj');
+    expect(dj).toHaveLength(8);
+    expect(dj.every((r) => r.kind === 'video' && r.drama_id !== null && r.width === 540 && r.height === 960 && Math.abs(Number(r.duration_s) - 6) < 0.5)).toBe(true);
+    expect(new Set(dj.map((r) => r.language))).toEqual(new Set(['zh', 'en', 'ja']));
+    expect(new Set(rows.map((r) => r.editor))).toEqual(new Set(['zhoujie', 'wuxia', 'zhengkai']));
+    expect(rows.every((r) => r.uploader_id === r.editor_id)).toBe(true);
+    const ec = rows.filter((r) => r.platform === 'ec');
+    expect(ec.map((r) => r.kind).sort()).toEqual(['image', 'video', 'video']);
+    expect(ec.every((r) => r.product_id !== null)).toBe(true);
+    // Files and thumbnails are in storage; the scratch files are gone.
+    for (const r of rows) {
+      expect(fs.existsSync(path.join(dir, r.storage_key))).toBe(true);
+      expect(r.thumb_key && fs.existsSync(path.join(dir, r.thumb_key))).toBe(true);
+    }
+    expect(fs.existsSync(path.join(materialsDir, 'uploads', '.work', 'demo'))).toBe(false);
+
+    const pushes = await db.selectFrom('material_pushes').select(['state']).execute();
+    expect(pushes).toHaveLength(6);
+    expect(pushes.every((p) => p.state === 'pending')).toBe(true);
+
+    expect(await seedMaterials()).toBeNull();
+    expect(await db.selectFrom('materials').select('id').execute()).toHaveLength(11);
   });
 });
