@@ -441,7 +441,7 @@ async function runSyncPhase(
     try {
       const result = await withTimeout(syncPersonalAccountsJob.run(context(data)), PHASE_TIMEOUT_MS + 10_000, phase);
       status = result.status;
-      msg = result.message ?? '';
+      msg = typeof result.message === 'object' ? result.message.zh : (result.message ?? '');
       summary = result.summary;
       next = result.continuation;
     } catch (err) {

@@ -112,13 +112,91 @@ export const errorMessages = {
   UPLOAD_CORRUPT: { zh: '文件已损坏或不完整，无法读取（{reason}），已丢弃', en: 'The file is corrupt or incomplete and cannot be read ({reason}); the upload was discarded.' },
   UPLOAD_PROCESSING_FAILED: { zh: '处理上传的文件时出错，已丢弃，请重新上传', en: 'Processing the uploaded file failed; the upload was discarded. Upload it again.' },
   SIGNED_URL_INVALID: { zh: '链接无效或已过期，请刷新页面后重试', en: 'The link is invalid or has expired. Reload the page and try again.' },
+  // Job progress and results (jobs/runner.ts and the jobs of the features). Stored in both languages
+  // in job_runs (message/message_en, error/error_en) and personal_accounts.last_sync_error(_en);
+  // the reader's language picks one. Names and platform texts in {params} stay as they are.
+  JOB_ATTEMPT_FAILED: { zh: '第 {attempt} 次运行失败，将重试', en: 'Attempt {attempt} failed; it will be retried' },
+  JOB_INTERRUPTED: { zh: '运行中断：服务器已关闭', en: 'Interrupted: the server shut down' },
+  JOB_TIMED_OUT: { zh: '运行超时（{seconds} 秒）', en: 'Timed out after {seconds} s' },
+  JOB_FAILED: { zh: '运行失败', en: 'The run failed' },
+  JOB_CONTINUATION_NOT_QUEUED: { zh: '{message}（续跑未能排队：{error}）', en: '{message} (the continuation could not be queued: {error})' },
+  JOB_PUSH_NOTHING: { zh: '没有待推送的素材', en: 'No materials waiting to be pushed' },
+  JOB_PUSH_DONE: { zh: '已完成 {ready} 个', en: '{ready} done' },
+  JOB_PUSH_DONE_PROCESSING: { zh: '已完成 {ready} 个，平台处理中 {processing} 个', en: '{ready} done, {processing} being processed by the platform' },
+  JOB_PUSH_FAILED: { zh: '{done}，失败 {failed} 个：{failures}', en: '{done}; {failed} failed: {failures}' },
+  JOB_PUSH_FAILED_MORE: { zh: '{done}，失败 {failed} 个：{failures}…', en: '{done}; {failed} failed: {failures}…' },
+  JOB_PUSH_FAILURE: { zh: '{file} → {account}：{reason}', en: '{file} → {account}: {reason}' },
+  JOB_SYNC_CONTINUATION_DONE: { zh: '续跑的个号已由之后的同步完成', en: 'The personal accounts of this continuation were synced since' },
+  JOB_SYNC_NO_SUCH_ACCOUNTS: { zh: '个号不存在或已断开', en: 'The personal accounts do not exist or were disconnected' },
+  JOB_SYNC_ALL_WAITING: { zh: '所有个号都在等待限流后的续跑', en: 'Every personal account is waiting for its continuation after the rate limit' },
+  JOB_SYNC_NOTHING: { zh: '没有需要同步的个号', en: 'No personal accounts to sync' },
+  JOB_SYNC_SYNCED: { zh: '已同步 {count} 个个号：{ad_accounts} 个广告账户、{pages} 个主页、{pixels} 个像素', en: 'Personal accounts synced: {count} (ad accounts: {ad_accounts}, pages: {pages}, pixels: {pixels})' },
+  JOB_SYNC_ACCOUNT_ERROR: { zh: '{name}（{error}）', en: '{name} ({error})' },
+  JOB_SYNC_FAILED_LATER: { zh: '失败的个号将在续跑中重试：{list}', en: 'Accounts that failed are retried in the continuation: {list}' },
+  JOB_SYNC_FAILED: { zh: '同步失败：{list}', en: 'Sync failed: {list}' },
+  JOB_SYNC_PAUSED: {
+    zh: '平台限流，同步已暂停：已写入的数据保留，将于 {at} 从断点继续（{count} 个个号）。限流：{detail}',
+    en: 'The platform’s rate limit paused the sync: what was written is kept, and it continues where it stopped at {at} (personal accounts: {count}). Limit: {detail}',
+  },
+  JOB_SYNC_CONTINUATION: { zh: '限流暂停后的续跑：将于 {at} 开始，从断点继续 {count} 个个号', en: 'Continuation after the rate limit: starts at {at} and goes on where it stopped (personal accounts: {count})' },
+  JOB_SYNC_ACCOUNT_PAUSED: {
+    zh: '同步因平台限流暂停（{detail}），已写入的数据保留，将于 {at} 从断点继续',
+    en: 'The sync was paused by the platform’s rate limit ({detail}); what was written is kept, and it continues where it stopped at {at}',
+  },
+  JOB_SYNC_RESUMING: { zh: '从断点继续', en: 'Continuing where it stopped' },
+  JOB_TOKENS_CHECKED: { zh: '有效 {valid}，即将过期 {expiring}，失效 {invalid}', en: 'Valid {valid}, expiring {expiring}, invalid {invalid}' },
+  JOB_TOKENS_FAILED: { zh: '令牌检查失败：{error}', en: 'Token check failed: {error}' },
 } as const satisfies Record<string, Record<Lang, string>>;
 
 export type ErrorKey = keyof typeof errorMessages;
 
+/** A text in both languages (job results, stored errors): the reader's language picks one. */
+export type Bilingual = { zh: string; en: string };
+
+export function isBilingual(value: unknown): value is Bilingual {
+  return typeof value === 'object' && value !== null && typeof (value as Bilingual).zh === 'string' && typeof (value as Bilingual).en === 'string';
+}
+
+/** A plain string is the same text in both languages (a file name, a platform's own words). */
+export function bilingual(text: string | Bilingual): Bilingual {
+  return typeof text === 'string' ? { zh: text, en: text } : text;
+}
+
+/** The text in one language. */
+export function textIn(text: string | Bilingual, lang: Lang): string {
+  return typeof text === 'string' ? text : text[lang];
+}
+
+/** A text composed per language, e.g. `perLang((l) => `${a[l]} · ${b}`)`. */
+export function perLang(compose: (lang: Lang) => string): Bilingual {
+  return { zh: compose('zh'), en: compose('en') };
+}
+
+/** A parameter given in both languages is put in the message's own language. */
 export function formatMessage(key: ErrorKey, lang: Lang, params: Record<string, unknown> = {}): string {
   const template: string = errorMessages[key][lang];
-  return template.replace(/\{(\w+)\}/g, (_, name: string) => (name in params ? String(params[name]) : `{${name}}`));
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    if (!(name in params)) return `{${name}}`;
+    const value = params[name];
+    return isBilingual(value) ? value[lang] : String(value);
+  });
+}
+
+/** A message in both languages; parameters may themselves be Bilingual. */
+export function both(key: ErrorKey, params: Record<string, unknown> = {}): Bilingual {
+  return perLang((lang) => formatMessage(key, lang, params));
+}
+
+const JOIN_SEPARATOR: Record<Lang, string> = { zh: '；', en: '; ' };
+
+/** Joins parts of a composed text ('；' in Chinese, '; ' in English), leaving out empty ones. */
+export function joinBoth(parts: readonly (string | Bilingual | null | undefined)[]): Bilingual {
+  return perLang((lang) =>
+    parts
+      .map((p) => (p == null ? '' : textIn(p, lang)))
+      .filter(Boolean)
+      .join(JOIN_SEPARATOR[lang]),
+  );
 }
 
 /** Picks the language from an Accept-Language header: zh-CN unless English comes first. */

@@ -4,6 +4,7 @@ import * as m0001 from './migrations/0001_init.ts';
 import * as m0002 from './migrations/0002_assets.ts';
 import * as m0003 from './migrations/0003_jobs.ts';
 import * as m0004 from './migrations/0004_materials.ts';
+import * as m0005 from './migrations/0005_bilingual_messages.ts';
 
 /** Every migration, in order. Merged migrations are never edited; add a new one instead. */
 const migrations: Record<string, Migration> = {
@@ -11,6 +12,7 @@ const migrations: Record<string, Migration> = {
   '0002_assets': m0002,
   '0003_jobs': m0003,
   '0004_materials': m0004,
+  '0005_bilingual_messages': m0005,
 };
 
 /** Brings the schema up to date; Kysely holds an advisory lock so concurrent servers take turns. */

@@ -128,7 +128,9 @@ export interface PersonalAccountsTable {
   last_checked_at: NullableTimestamp;
   last_synced_at: NullableTimestamp;
   last_sync_status: 'queued' | 'running' | 'success' | 'skipped' | 'failed' | 'cancelled' | null;
+  /** In zh-CN; `last_sync_error_en` holds the English text, null when the same (or written before migration 0005). */
   last_sync_error: string | null;
+  last_sync_error_en: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
   deleted_at: NullableTimestamp;
@@ -322,9 +324,12 @@ export interface JobRunsTable {
   status: Generated<JobRunStatus>;
   progress_done: Generated<number>;
   progress_total: Generated<number>;
+  /** message and error in zh-CN; the `_en` columns hold the English text, null when the same (or written before migration 0005). */
   message: string | null;
+  message_en: string | null;
   summary: Json;
   error: string | null;
+  error_en: string | null;
   attempt: Generated<number>;
   boss_job_id: string | null;
   singleton_key: string | null;

@@ -45,7 +45,7 @@ describe('cleanup-sessions', () => {
     const stuck = await run('running', ago(200 * DAY), null);
     const waiting = await run('queued', ago(120 * DAY), null);
 
-    const reports: [number, number, string | undefined][] = [];
+    const reports: [number, number, unknown][] = [];
     const result = await cleanupSessionsJob.run({
       data: {},
       db,

@@ -1,4 +1,4 @@
-import type { TaskStatus } from '@ads/contracts';
+import { bilingual, type Bilingual, type TaskStatus } from '@ads/contracts';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { JobRunStatus } from '../db/schema.ts';
@@ -11,6 +11,30 @@ const MAX_TEXT = 2000;
 /** Messages and errors are for people; a huge stack or payload stays in the log. */
 export const clip = (text: string | null | undefined, max = MAX_TEXT) => (text == null ? null : text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
+/** A text for people: both languages, or a plain string that is the same in both. */
+export type RunText = string | Bilingual;
+
+/**
+ * A text as its two columns: the Chinese one, and the English one only where it differs (null =
+ * read the Chinese column, as for rows written before there was an English column).
+ */
+export function textColumns(text: RunText | null): { zh: string | null; en: string | null } {
+  if (text == null) return { zh: null, en: null };
+  const { zh, en } = bilingual(text);
+  const zhText = clip(zh);
+  const enText = clip(en);
+  return { zh: zhText, en: enText === zhText ? null : enText };
+}
+
+const messageColumns = (text: RunText | null) => {
+  const { zh, en } = textColumns(text);
+  return { message: zh, message_en: en };
+};
+const errorColumns = (text: RunText | null) => {
+  const { zh, en } = textColumns(text);
+  return { error: zh, error_en: en };
+};
+
 export interface NewManualRun {
   jobName: string;
   data: unknown;
@@ -19,7 +43,7 @@ export interface NewManualRun {
   bossJobId: string | null;
   now: Date;
   /** Shown on the queued task (a continuation says when it starts). */
-  message?: string | null;
+  message?: RunText | null;
 }
 
 /**
@@ -29,10 +53,11 @@ export interface NewManualRun {
  */
 export async function insertManualRun(db: Db, run: NewManualRun): Promise<{ id: number; reused: boolean }> {
   for (let attempt = 0; attempt < 3; attempt++) {
+    const message = textColumns(run.message ?? null);
     // Raw SQL: the conflict target must repeat the index predicate literally for PostgreSQL to infer it.
     const inserted = await sql<{ id: number }>`
-      insert into job_runs (job_name, trigger, created_by, data, status, boss_job_id, singleton_key, queued_at, message)
-      values (${run.jobName}, 'manual', ${run.createdBy}, ${JSON.stringify(run.data ?? {})}::jsonb, 'queued', ${run.bossJobId}, ${run.singletonKey}, ${run.now}, ${clip(run.message ?? null)})
+      insert into job_runs (job_name, trigger, created_by, data, status, boss_job_id, singleton_key, queued_at, message, message_en)
+      values (${run.jobName}, 'manual', ${run.createdBy}, ${JSON.stringify(run.data ?? {})}::jsonb, 'queued', ${run.bossJobId}, ${run.singletonKey}, ${run.now}, ${message.zh}, ${message.en})
       on conflict (job_name, singleton_key) where singleton_key is not null and status in ('queued', 'running') do nothing
       returning id`.execute(db);
     if (inserted.rows[0]) return { id: Number(inserted.rows[0].id), reused: false };
@@ -77,10 +102,10 @@ export async function claimRun(db: Db, id: number, attempt: number, now: Date) {
 }
 
 /** Progress of the current attempt; 0 rows updated means the attempt no longer owns the run. */
-export async function writeProgress(db: Db, id: number, attempt: number, p: { done: number; total: number; message?: string | undefined }) {
+export async function writeProgress(db: Db, id: number, attempt: number, p: { done: number; total: number; message?: RunText | undefined }) {
   const res = await db
     .updateTable('job_runs')
-    .set({ progress_done: p.done, progress_total: p.total, ...(p.message !== undefined && { message: clip(p.message) }) })
+    .set({ progress_done: p.done, progress_total: p.total, ...(p.message !== undefined && messageColumns(p.message)) })
     .where('id', '=', id)
     .where('attempt', '=', attempt)
     .where('status', '=', 'running')
@@ -90,9 +115,9 @@ export async function writeProgress(db: Db, id: number, attempt: number, p: { do
 
 export interface RunOutcome {
   status: Exclude<JobRunStatus, 'running'>;
-  message?: string | null;
+  message?: RunText | null;
   summary?: Record<string, unknown> | null;
-  error?: string | null;
+  error?: RunText | null;
   finishedAt: Date | null;
 }
 
@@ -103,9 +128,9 @@ export async function finishRun(db: Db, id: number, attempt: number, o: RunOutco
     .set({
       status: o.status,
       finished_at: o.finishedAt,
-      ...(o.message !== undefined && { message: clip(o.message) }),
+      ...(o.message !== undefined && messageColumns(o.message)),
       ...(o.summary !== undefined && { summary: o.summary === null ? null : JSON.stringify(o.summary) }),
-      ...(o.error !== undefined && { error: clip(o.error) }),
+      ...(o.error !== undefined && errorColumns(o.error)),
     })
     .where('id', '=', id)
     .where('attempt', '=', attempt)

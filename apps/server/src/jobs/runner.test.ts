@@ -442,7 +442,7 @@ describe('restarts', () => {
     const id = await first.enqueue('restart-graceful', {});
     await waitForRun(db, id, (x) => x.status === 'running');
     await first.stop();
-    expect(await readRun(db, id)).toMatchObject({ status: 'queued', attempt: 1, error: 'Interrupted: the server shut down' });
+    expect(await readRun(db, id)).toMatchObject({ status: 'queued', attempt: 1, error: '运行中断：服务器已关闭', error_en: 'Interrupted: the server shut down', message: '第 1 次运行失败，将重试', message_en: 'Attempt 1 failed; it will be retried' });
 
     const second = runner([job]);
     await second.start();

@@ -1,3 +1,4 @@
+import { both, perLang, type Bilingual } from '@ads/contracts';
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
@@ -11,7 +12,6 @@ import {
   cancelledAmong,
   cancelRun,
   claimRun,
-  clip,
   findRunByBossJob,
   finishRun,
   insertManualRun,
@@ -19,9 +19,10 @@ import {
   runStatus,
   writeProgress,
   type RunOutcome,
+  type RunText,
 } from './job-runs.repository.ts';
 import { effectiveSchedule, isValidCron, SCHEDULE_TZ } from './schedule.ts';
-import type { AnyJobDefinition, JobContext, JobResult, Jobs } from './types.ts';
+import { errorTexts, type AnyJobDefinition, type JobContext, type JobResult, type Jobs } from './types.ts';
 
 /** pg-boss keeps its tables in their own schema, apart from ours. */
 export const BOSS_SCHEMA = 'pgboss';
@@ -93,7 +94,6 @@ interface ActiveRun {
   done: Promise<void>;
 }
 
-const errorText = (err: unknown) => (err instanceof Error ? err.message || err.name : String(err));
 const nonNegativeInt = (n: number) => (Number.isFinite(n) ? Math.max(0, Math.min(2_147_483_647, Math.floor(n))) : 0);
 
 /** Checks the registry once, at startup: a bad job definition is a programming error. */
@@ -169,17 +169,17 @@ async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
  * Reporting never waits for the database, so a job may report inside its own transaction.
  */
 class ProgressWriter {
-  private pending: { done: number; total: number; message?: string } | null = null;
+  private pending: { done: number; total: number; message?: RunText } | null = null;
   private lastWrite = Number.NEGATIVE_INFINITY;
   private timer: NodeJS.Timeout | null = null;
   private chain: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly write: (p: { done: number; total: number; message?: string }) => Promise<void>,
+    private readonly write: (p: { done: number; total: number; message?: RunText }) => Promise<void>,
     private readonly intervalMs: number,
   ) {}
 
-  report(done: number, total: number, message?: string): Promise<void> {
+  report(done: number, total: number, message?: RunText): Promise<void> {
     const keepMessage = message ?? this.pending?.message;
     this.pending = { done: nonNegativeInt(done), total: nonNegativeInt(total), ...(keepMessage !== undefined && { message: keepMessage }) };
     const wait = this.lastWrite + this.intervalMs - performance.now();
@@ -431,7 +431,7 @@ export function createJobs(deps: JobRunnerDeps): JobRunner {
         status: result.status,
         message: result.message ?? null,
         summary: result.summary ?? null,
-        error: result.status === 'failed' ? (result.message ?? 'failed') : null,
+        error: result.status === 'failed' ? (result.message ?? both('JOB_FAILED')) : null,
         finishedAt: clock.now(),
       };
       const next = result.continuation;
@@ -446,7 +446,8 @@ export function createJobs(deps: JobRunnerDeps): JobRunner {
           });
         } catch (err) {
           runLog.error({ err }, 'could not queue the continuation of the run; recording its result alone');
-          finished = await finishRun(db, runId, attempt, { ...outcome, message: clip(`${outcome.message ?? ''}（续跑未能排队：${errorText(err)}）`) });
+          const notQueued = both('JOB_CONTINUATION_NOT_QUEUED', { message: outcome.message ?? '', error: errorTexts(err) });
+          finished = await finishRun(db, runId, attempt, { ...outcome, message: perLang((lang) => notQueued[lang].trim()) });
         }
       } else {
         finished = await finishRun(db, runId, attempt, outcome);
@@ -457,13 +458,14 @@ export function createJobs(deps: JobRunnerDeps): JobRunner {
       return;
     }
 
-    const why = kind === 'shutdown' ? 'Interrupted: the server shut down' : kind === 'timeout' ? `Timed out after ${expireIn} s` : errorText(error ?? reason);
+    // In both languages: an AppError thrown by the job is formatted from its key, not recorded as the key.
+    const why: Bilingual = kind === 'shutdown' ? both('JOB_INTERRUPTED') : kind === 'timeout' ? both('JOB_TIMED_OUT', { seconds: expireIn }) : errorTexts(error ?? reason);
     // pg-boss retries while retry_count < retry_limit; say the same on the row.
     const willRetry = job.retryCount < job.retryLimit;
     const finished = await finishRun(db, runId, attempt, {
       status: willRetry ? 'queued' : 'failed',
       error: why,
-      message: willRetry ? `Attempt ${attempt} failed; it will be retried` : null,
+      message: willRetry ? both('JOB_ATTEMPT_FAILED', { attempt }) : null,
       finishedAt: willRetry ? null : clock.now(),
     });
     if (!finished && (await onLostRow(entry, runId)) !== 'cancelled') return;
@@ -471,7 +473,7 @@ export function createJobs(deps: JobRunnerDeps): JobRunner {
       await b.complete(def.name, job.id, { cancelled: true });
       return;
     }
-    await b.fail(def.name, job.id, { message: why });
+    await b.fail(def.name, job.id, { message: why.zh });
     runLog[willRetry ? 'warn' : 'error']({ err: error ?? reason, willRetry }, 'job run failed');
   }
 

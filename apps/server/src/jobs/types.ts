@@ -1,5 +1,7 @@
+import { both, type Bilingual } from '@ads/contracts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
+import { AppError } from '../errors.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { AdPlatformClient } from '../platform/types.ts';
 
@@ -13,8 +15,12 @@ export interface JobContext<TData> {
   log: { info(obj: object, msg?: string): void; warn(obj: object, msg?: string): void; error(obj: object, msg?: string): void };
   /** The job_runs row of this run (the task a screen follows). */
   runId: number;
-  /** Records progress a screen can show; cheap enough to call per item. */
-  progress(done: number, total: number, message?: string): Promise<void>;
+  /**
+   * Records progress a screen can show; cheap enough to call per item. The message is shown in
+   * the reader's language: give both (`both(key, params)`), or a plain string for a text that is
+   * the same in both (a file name).
+   */
+  progress(done: number, total: number, message?: string | Bilingual): Promise<void>;
   /** Aborted when the server shuts down, the run is cancelled or it outlives expireInSeconds: stop at the next safe point. */
   signal: AbortSignal;
 }
@@ -27,14 +33,38 @@ export interface JobContext<TData> {
 export interface JobResult {
   status: 'success' | 'skipped' | 'failed';
   summary?: Record<string, unknown>;
-  message?: string;
+  /** For people, in both languages (a plain string: the same text in both). */
+  message?: string | Bilingual;
   /**
    * A follow-up run of the same job, queued together with this run's record: a run that had to
    * stop for a platform limit names the data to go on with and when (by the job's clock). It runs
    * no earlier than `at` (pg-boss startAfter), for the same person as this run; `message` is shown
    * on the queued task meanwhile.
    */
-  continuation?: { data: unknown; at: Date; message?: string };
+  continuation?: { data: unknown; at: Date; message?: string | Bilingual };
+}
+
+/**
+ * An error whose text a person reads, in both languages: thrown by a job (or a service it calls),
+ * the runner records both. `message` is the Chinese text, for logs.
+ */
+export class JobError extends Error {
+  constructor(readonly text: Bilingual) {
+    super(text.zh);
+    this.name = 'JobError';
+  }
+}
+
+/**
+ * What a thrown error says to people, in both languages: an AppError is formatted from its key
+ * (its `message` is only the key), a JobError carries both; anything else is its message, which
+ * is the same in both (a platform's or a library's own words).
+ */
+export function errorTexts(err: unknown): Bilingual {
+  if (err instanceof AppError) return both(err.key, err.params);
+  if (err instanceof JobError) return err.text;
+  const text = err instanceof Error ? err.message || err.name : String(err);
+  return { zh: text, en: text };
 }
 
 /** A background job (STYLE.md §6). Every job is listed in jobs/registry.ts. */

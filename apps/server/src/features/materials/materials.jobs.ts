@@ -1,4 +1,4 @@
-import { formatMessage, type ErrorKey } from '@ads/contracts';
+import { both, joinBoth, type ErrorKey } from '@ads/contracts';
 import type { Db } from '../../db/database.ts';
 import type { MaterialPushState } from '../../db/schema.ts';
 import { defineJob, type JobContext } from '../../jobs/types.ts';
@@ -259,7 +259,14 @@ async function outcome(db: Db, ids: readonly number[]) {
   const failures = rows
     .filter((r) => r.state === 'failed')
     .slice(0, 5)
-    .map((r) => `${r.file_name} → ${r.account_name}：${r.error_key ? formatMessage(r.error_key as ErrorKey, 'zh', (r.error_params as Record<string, unknown> | null) ?? {}) : r.error}`);
+    .map((r) =>
+      both('JOB_PUSH_FAILURE', {
+        file: r.file_name,
+        account: r.account_name,
+        // A failure of ours is stored as a key (formatted in each language); the platform's own words as they are.
+        reason: r.error_key ? both(r.error_key as ErrorKey, (r.error_params as Record<string, unknown> | null) ?? {}) : (r.error ?? ''),
+      }),
+    );
   return { total: rows.length, ready: count('ready'), processing: count('processing'), failed: count('failed'), failures };
 }
 
@@ -280,7 +287,7 @@ export const pushMaterialsJob = defineJob<{ push_ids?: number[] }>({
   async run(ctx) {
     const ids = ctx.data.push_ids ?? [];
     const rows = await loadPushes(ctx.db, { ids, states: ['pending', 'uploading', 'processing'] });
-    if (!rows.length) return { status: 'skipped', message: '没有待推送的素材', summary: { pushes: 0 } };
+    if (!rows.length) return { status: 'skipped', message: both('JOB_PUSH_NOTHING'), summary: { pushes: 0 } };
     const deps: PushDeps = { ctx, storage: createMaterialStorage(ctx.config.materials.storage), tokenFor: tokenLookup(ctx) };
 
     for (const [i, row] of rows.entries()) {
@@ -302,8 +309,11 @@ export const pushMaterialsJob = defineJob<{ push_ids?: number[] }>({
 
     const o = await outcome(ctx.db, ids);
     const summary = { pushes: o.total, ready: o.ready, processing: o.processing, failed: o.failed };
-    const done = `已完成 ${o.ready} 个${o.processing ? `，平台处理中 ${o.processing} 个` : ''}`;
-    if (o.failed) return { status: 'failed', summary, message: `${done}，失败 ${o.failed} 个：${o.failures.join('；')}${o.failed > o.failures.length ? '…' : ''}` };
+    const done = o.processing ? both('JOB_PUSH_DONE_PROCESSING', { ready: o.ready, processing: o.processing }) : both('JOB_PUSH_DONE', { ready: o.ready });
+    if (o.failed) {
+      const key = o.failed > o.failures.length ? 'JOB_PUSH_FAILED_MORE' : 'JOB_PUSH_FAILED';
+      return { status: 'failed', summary, message: both(key, { done, failed: o.failed, failures: joinBoth(o.failures) }) };
+    }
     return { status: 'success', summary, message: done };
   },
 });

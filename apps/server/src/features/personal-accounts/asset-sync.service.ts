@@ -1,8 +1,9 @@
-import { formatMessage, type TokenStatus } from '@ads/contracts';
+import { bilingual, both, textIn, type Bilingual, type TokenStatus } from '@ads/contracts';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
 import { AppError } from '../../errors.ts';
+import { errorTexts, JobError } from '../../jobs/types.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { SecretUnreadableError, type SecretBox } from '../../lib/crypto.ts';
 import { isAuthFailure, platformDetail } from '../../lib/platform-errors.ts';
@@ -32,7 +33,7 @@ export interface AssetSyncDeps {
 }
 
 export interface SyncOptions {
-  progress?: (done: number, total: number, message?: string) => Promise<void> | void;
+  progress?: (done: number, total: number, message?: string | Bilingual) => Promise<void> | void;
   signal?: AbortSignal;
   /** Who asked (audit); background runs pass a context without an actor. */
   audit?: AuditContext;
@@ -76,25 +77,31 @@ export const syncResumePointSchema = z.object({
 });
 export type SyncResumePoint = z.infer<typeof syncResumePointSchema>;
 
-/** The token stopped working mid-sync; the personal account is already marked invalid. */
-export class SyncAuthError extends Error {
+/**
+ * The token stopped working mid-sync; the personal account is already marked invalid. `text` says
+ * so in both languages (the run's message); `message` is its Chinese text, `detail` the reason in Chinese.
+ */
+export class SyncAuthError extends JobError {
+  readonly detail: string;
   constructor(
     readonly personalAccountId: number,
     readonly accountName: string,
-    readonly detail: string,
+    /** Why: the platform's own words (the same in both languages), or a message of ours in both. */
+    detail: string | Bilingual,
   ) {
-    // Job messages are stored as text; written in the product's default language (zh-CN).
-    super(formatMessage('PERSONAL_ACCOUNT_SYNC_AUTH', 'zh', { name: accountName, reason: detail }));
+    super(both('PERSONAL_ACCOUNT_SYNC_AUTH', { name: accountName, reason: detail }));
+    this.detail = textIn(detail, 'zh');
     this.name = 'SyncAuthError';
   }
 }
 
 /**
- * The platform's rate limit stopped the sync (message in zh-CN, like SyncAuthError's; it is also
- * the account's last_sync_error while the continuation waits). What it wrote stays; `resume` says where to go on
- * (null: from the start, the ad account list was not complete), `resumeAt` when the window allows.
+ * The platform's rate limit stopped the sync. `text` says so in both languages (it is also the
+ * account's last sync error while the continuation waits); `message` is its Chinese text. What it
+ * wrote stays; `resume` says where to go on (null: from the start, the ad account list was not
+ * complete), `resumeAt` when the window allows.
  */
-export class SyncPausedError extends Error {
+export class SyncPausedError extends JobError {
   constructor(
     readonly personalAccountId: number,
     readonly accountName: string,
@@ -103,7 +110,7 @@ export class SyncPausedError extends Error {
     readonly platformError: PlatformError,
     now: Date,
   ) {
-    super(`同步因平台限流暂停（${platformDetail(platformError)}），已写入的数据保留，将于 ${resumeTimeText(resumeAt, now)} 从断点继续`);
+    super(both('JOB_SYNC_ACCOUNT_PAUSED', { detail: platformDetail(platformError), at: resumeTimeText(resumeAt, now) }));
     this.name = 'SyncPausedError';
   }
 }
@@ -222,14 +229,19 @@ export function createAssetSync({ db, platform, clock, secrets }: AssetSyncDeps)
     } catch (err) {
       if (!(err instanceof SecretUnreadableError)) throw err;
       await markInvalid(row.id, { status: 'invalid', reasonKey: 'TOKEN_UNREADABLE', reasonParams: null }, audit);
-      throw new SyncAuthError(row.id, row.name, formatMessage('TOKEN_UNREADABLE', 'zh'));
+      throw new SyncAuthError(row.id, row.name, both('TOKEN_UNREADABLE'));
     }
   }
 
-  async function setSyncState(id: number, state: { last_sync_status: 'queued' | 'running' | 'success' | 'failed' | 'cancelled'; last_sync_error?: string | null; last_synced_at?: Date }) {
+  /** The account's sync state; an error is stored in both languages (English only where it differs). */
+  async function setSyncState(id: number, state: { last_sync_status: 'queued' | 'running' | 'success' | 'failed' | 'cancelled'; last_sync_error?: string | Bilingual | null; last_synced_at?: Date }) {
+    const { last_sync_error: error, ...rest } = state;
+    const text = error == null ? null : bilingual(error);
+    const zh = text && text.zh.slice(0, 500);
+    const en = text && text.en.slice(0, 500);
     await db
       .updateTable('personal_accounts')
-      .set({ ...state, updated_at: clock.now() })
+      .set({ ...rest, ...(error !== undefined && { last_sync_error: zh, last_sync_error_en: en === zh ? null : en }), updated_at: clock.now() })
       .where('id', '=', id)
       .execute();
   }
@@ -474,7 +486,7 @@ export function createAssetSync({ db, platform, clock, secrets }: AssetSyncDeps)
       const row = await findPersonalAccountRow(db, id);
       if (!row) throw new AppError('PERSONAL_ACCOUNT_NOT_FOUND');
       const token = await tokenOf(row, audit);
-      const progress = async (done: number, total: number, message?: string) => {
+      const progress = async (done: number, total: number, message?: string | Bilingual) => {
         await opts.progress?.(done, total, message);
       };
       await setSyncState(id, { last_sync_status: 'running' });
@@ -529,7 +541,7 @@ export function createAssetSync({ db, platform, clock, secrets }: AssetSyncDeps)
           const accounts = point.counts.ad_accounts;
           total = accounts + 1 + Math.max(chunksLeft, Math.ceil(accounts / CHUNK));
           done = total - chunksLeft - (point.phase === 'pages' ? 1 : 0);
-          await progress(done, total, '从断点继续');
+          await progress(done, total, both('JOB_SYNC_RESUMING'));
         }
 
         if (point.phase === 'pages') {
@@ -565,7 +577,7 @@ export function createAssetSync({ db, platform, clock, secrets }: AssetSyncDeps)
         await db.transaction().execute(async (trx) => {
           await trx
             .updateTable('personal_accounts')
-            .set({ last_sync_status: 'success', last_sync_error: null, last_synced_at: clock.now(), updated_at: clock.now() })
+            .set({ last_sync_status: 'success', last_sync_error: null, last_sync_error_en: null, last_synced_at: clock.now(), updated_at: clock.now() })
             .where('id', '=', id)
             .execute();
           await writeAudit(trx, audit, { action: 'personal_account.sync', entity_type: 'personal_account', entity_id: id, after: summary });
@@ -586,10 +598,10 @@ export function createAssetSync({ db, platform, clock, secrets }: AssetSyncDeps)
           const pausedAt = clock.now();
           const paused = new SyncPausedError(id, row.name, point && { ...point, paused_at: pausedAt.toISOString() }, resumeTime(err, runStartedAt, pausedAt), err, pausedAt);
           // The account's sync is queued: its continuation goes on after the window.
-          await setSyncState(id, { last_sync_status: 'queued', last_sync_error: paused.message.slice(0, 500) });
+          await setSyncState(id, { last_sync_status: 'queued', last_sync_error: paused.text });
           throw paused;
         }
-        await setSyncState(id, { last_sync_status: 'failed', last_sync_error: (err instanceof Error ? err.message : String(err)).slice(0, 500) });
+        await setSyncState(id, { last_sync_status: 'failed', last_sync_error: errorTexts(err) });
         throw err;
       }
     },

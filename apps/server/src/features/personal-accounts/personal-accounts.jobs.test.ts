@@ -1,3 +1,4 @@
+import { textIn, type Bilingual } from '@ads/contracts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobContext, JobResult } from '../../jobs/types.ts';
@@ -28,8 +29,11 @@ afterAll(async () => {
 interface Progress {
   done: number;
   total: number;
-  message?: string | undefined;
+  message?: string | Bilingual | undefined;
 }
+
+/** A job text in Chinese (the runner stores both languages). */
+const zh = (text: string | Bilingual | undefined) => (text === undefined ? undefined : textIn(text, 'zh'));
 
 function context<T>(data: T, o: { signal?: AbortSignal; onProgress?: (p: Progress) => void } = {}) {
   const progress: Progress[] = [];
@@ -84,12 +88,12 @@ describe('sync-personal-accounts', () => {
     bigId = await connect(big);
     const { result, progress } = runSync([bigId]);
     const res = await result;
-    expect(res.status, res.message).toBe('success');
+    expect(res.status, zh(res.message)).toBe('success');
     expect(res.summary).toMatchObject({ accounts: 1, synced: 1, ad_accounts: 120, new_ad_accounts: 120, pages: 5, pixels: 3, invalid: [], failed: [] });
     expect(await counts()).toEqual({ ad_accounts: 120, account_links: 120, pages: 5, page_links: 5, pixels: 3, pixel_links: 360 });
     // One step per ad account, one for the pages, one per 50 accounts of pixels.
     expect(progress.at(-1)).toMatchObject({ done: 124, total: 124 });
-    expect(progress.filter((p) => p.message?.includes('act_')).length).toBe(120);
+    expect(progress.filter((p) => zh(p.message)?.includes('act_')).length).toBe(120);
 
     const account = await t.db.selectFrom('ad_accounts').selectAll().where('platform_id', '=', big.ad_accounts[0]!.id).executeTakeFirstOrThrow();
     expect(account).toMatchObject({ currency: 'JPY', timezone_name: 'Asia/Tokyo', account_status: 1, spend_cap_minor: null });
@@ -180,7 +184,8 @@ describe('sync-personal-accounts', () => {
     await sim.control('POST', '/__sim/tokens/revoke', { token: user.access_token, reason: 'password_changed' });
     const res = await runSync([id]).result;
     expect(res.status).toBe('failed');
-    expect(res.message).toContain('个号「Revoked FB」的令牌已失效，已标记为失效并停止同步');
+    expect(zh(res.message)).toContain('个号「Revoked FB」的令牌已失效，已标记为失效并停止同步');
+    expect(textIn(res.message!, 'en')).toContain('The token of the personal account "Revoked FB" no longer works; the account is marked invalid and its sync stopped');
     expect((res.summary as any).invalid).toEqual([{ id, name: 'Revoked FB', reason: expect.any(String) }]);
     const listed = (await t.call('/api/personal-accounts/list', { keyword: 'Revoked FB' }, { token: managerToken, lang: 'en' })).data.list[0];
     expect(listed).toMatchObject({ status: 'invalid', last_sync_status: 'failed' });

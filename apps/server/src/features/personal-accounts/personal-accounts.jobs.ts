@@ -1,7 +1,8 @@
+import { both, joinBoth, perLang, textIn, type Bilingual } from '@ads/contracts';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
-import { defineJob, type JobContext } from '../../jobs/types.ts';
+import { defineJob, errorTexts, JobError, type JobContext } from '../../jobs/types.ts';
 import { secretBoxFor } from '../../lib/crypto.ts';
 import { isAuthFailure, platformDetail } from '../../lib/platform-errors.ts';
 import type { AuditContext } from '../audit/audit.repository.ts';
@@ -102,14 +103,15 @@ export const syncPersonalAccountsJob = defineJob<SyncJobData>({
       accounts = accounts.filter((a) => !pending.has(a.id));
     }
     if (!accounts.length) {
-      const message = ctx.data.resume ? '续跑的个号已由之后的同步完成' : ids ? '个号不存在或已断开' : pending.size ? '所有个号都在等待限流后的续跑' : '没有需要同步的个号';
+      const message = both(ctx.data.resume ? 'JOB_SYNC_CONTINUATION_DONE' : ids ? 'JOB_SYNC_NO_SUCH_ACCOUNTS' : pending.size ? 'JOB_SYNC_ALL_WAITING' : 'JOB_SYNC_NOTHING');
       return { status: 'skipped', message, summary: { accounts: 0 } };
     }
 
     const sync = syncOf(ctx);
     const done: SyncSummary[] = [];
-    const invalid: { id: number; name: string; reason: string }[] = [];
-    const failed: { id: number; name: string; error: string }[] = [];
+    // `reason` and `error` (zh-CN) go into the summary; `text` is what the run's message says, in both languages.
+    const invalid: { id: number; name: string; reason: string; text: Bilingual }[] = [];
+    const failed: { id: number; name: string; error: string; text: Bilingual }[] = [];
     // Once the rate limit paused one account, the rest wait for the continuation too.
     let paused: SyncPausedError | undefined;
     const later = new Map<number, SyncResumePoint | null>();
@@ -130,7 +132,7 @@ export const syncPersonalAccountsJob = defineJob<SyncJobData>({
           runStartedAt,
           progress: (d, t, message) => {
             last = t;
-            const label = accounts.length > 1 ? `[${i + 1}/${accounts.length}] ${account.name}${message ? ` · ${message}` : ''}` : message;
+            const label = accounts.length > 1 ? perLang((lang) => `[${i + 1}/${accounts.length}] ${account.name}${message ? ` · ${textIn(message, lang)}` : ''}`) : message;
             return ctx.progress(before + d, before + t, label);
           },
         });
@@ -140,10 +142,11 @@ export const syncPersonalAccountsJob = defineJob<SyncJobData>({
         if (err instanceof SyncPausedError) {
           paused = err;
           later.set(account.id, err.resume);
-        } else if (err instanceof SyncAuthError) invalid.push({ id: account.id, name: account.name, reason: err.detail });
-        else if (isAuthFailure(err)) invalid.push({ id: account.id, name: account.name, reason: platformDetail(err) });
+        } else if (err instanceof SyncAuthError) invalid.push({ id: account.id, name: account.name, reason: err.detail, text: err.text });
+        else if (isAuthFailure(err)) invalid.push({ id: account.id, name: account.name, reason: platformDetail(err), text: new SyncAuthError(account.id, account.name, platformDetail(err)).text });
         else {
-          failed.push({ id: account.id, name: account.name, error: err instanceof Error ? err.message : String(err) });
+          const text = errorTexts(err);
+          failed.push({ id: account.id, name: account.name, error: text.zh, text });
           ctx.log.warn({ err, personalAccountId: account.id }, 'personal account sync failed');
         }
       }
@@ -158,36 +161,37 @@ export const syncPersonalAccountsJob = defineJob<SyncJobData>({
       new_ad_accounts: done.reduce((n, s) => n + s.new_ad_accounts, 0),
       pages: done.reduce((n, s) => n + s.pages, 0),
       pixels: done.reduce((n, s) => n + s.pixels, 0),
-      invalid,
-      failed,
+      invalid: invalid.map(({ id, name, reason }) => ({ id, name, reason })),
+      failed: failed.map(({ id, name, error }) => ({ id, name, error })),
       ...(paused && { paused: [...later.keys()], resume_at: paused.resumeAt.toISOString() }),
     };
-    const syncedText = `已同步 ${done.length} 个个号：${summary.ad_accounts} 个广告账户、${summary.pages} 个主页、${summary.pixels} 个像素`;
-    const invalidText = invalid.map((a) => new SyncAuthError(a.id, a.name, a.reason).message).join('；');
+    const syncedText = both('JOB_SYNC_SYNCED', { count: done.length, ad_accounts: summary.ad_accounts, pages: summary.pages, pixels: summary.pixels });
+    const invalidText = joinBoth(invalid.map((a) => a.text));
+    const failedList = joinBoth(failed.map((f) => both('JOB_SYNC_ACCOUNT_ERROR', { name: f.name, error: f.text })));
     if (paused) {
       // Accounts that failed before the pause go on in the continuation too: a retry now would meet the same limit.
       for (const f of failed) later.set(f.id, resume.get(f.id) ?? null);
       const at = paused.resumeAt;
-      const failedText = failed.length ? `失败的个号将在续跑中重试：${failed.map((f) => `${f.name}（${f.error}）`).join('；')}` : '';
-      const parts = [
-        `平台限流，同步已暂停：已写入的数据保留，将于 ${resumeTimeText(at, runStartedAt)} 从断点继续（${later.size} 个个号）。限流：${platformDetail(paused.platformError)}`,
-        done.length ? syncedText : '',
-        failedText,
+      const resumeAt = resumeTimeText(at, runStartedAt);
+      const message = joinBoth([
+        both('JOB_SYNC_PAUSED', { at: resumeAt, count: later.size, detail: platformDetail(paused.platformError) }),
+        done.length ? syncedText : null,
+        failed.length ? both('JOB_SYNC_FAILED_LATER', { list: failedList }) : null,
         invalidText,
-      ];
+      ]);
       return {
         status: invalid.length ? 'failed' : 'success',
         summary,
-        message: parts.filter(Boolean).join('；'),
+        message,
         continuation: {
           data: { resume: Object.fromEntries(later), due: at.toISOString() } satisfies SyncJobData,
           at,
-          message: `限流暂停后的续跑：将于 ${resumeTimeText(at, runStartedAt)} 开始，从断点继续 ${later.size} 个个号`,
+          message: both('JOB_SYNC_CONTINUATION', { at: resumeAt, count: later.size }),
         },
       };
     }
     // Retried by the engine; the accounts that synced are simply upserted again.
-    if (failed.length) throw new Error(`同步失败：${failed.map((f) => `${f.name}（${f.error}）`).join('；')}`);
+    if (failed.length) throw new JobError(both('JOB_SYNC_FAILED', { list: failedList }));
     if (invalid.length) return { status: 'failed', summary, message: invalidText };
     return { status: 'success', summary, message: syncedText };
   },
@@ -213,6 +217,7 @@ export const checkTokensJob = defineJob({
     const counts = { valid: 0, expiring: 0, invalid: 0 };
     const changed: { id: number; name: string; from: string; to: string }[] = [];
     const errors: { id: number; name: string; error: string }[] = [];
+    let firstError: Bilingual | undefined;
     for (const [i, account] of accounts.entries()) {
       ctx.signal.throwIfAborted();
       try {
@@ -221,13 +226,15 @@ export const checkTokensJob = defineJob({
         if (before !== after.status) changed.push({ id: account.id, name: account.name, from: before, to: after.status });
       } catch (err) {
         if (ctx.signal.aborted) throw err;
-        errors.push({ id: account.id, name: account.name, error: err instanceof Error ? err.message : String(err) });
+        const text = errorTexts(err);
+        firstError ??= text;
+        errors.push({ id: account.id, name: account.name, error: text.zh });
       }
       await ctx.progress(i + 1, accounts.length, account.name);
     }
     const summary = { checked: accounts.length, ...counts, changed, errors };
     // Nothing could be checked (the platform is down): let the engine retry.
-    if (errors.length === accounts.length) throw new Error(`令牌检查失败：${errors[0]!.error}`);
-    return { status: 'success', summary, message: `有效 ${counts.valid}，即将过期 ${counts.expiring}，失效 ${counts.invalid}` };
+    if (errors.length === accounts.length) throw new JobError(both('JOB_TOKENS_FAILED', { error: firstError! }));
+    return { status: 'success', summary, message: both('JOB_TOKENS_CHECKED', counts) };
   },
 });

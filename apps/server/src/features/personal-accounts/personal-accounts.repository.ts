@@ -47,6 +47,7 @@ function withColumns(q: Base) {
     'pa.last_synced_at',
     'pa.last_sync_status',
     'pa.last_sync_error',
+    'pa.last_sync_error_en',
     'pa.created_at',
     sql<number>`(select count(*) from personal_account_ad_accounts l where l.personal_account_id = pa.id and l.reachable)`.as('ad_account_count'),
     sql<number>`(select count(*) from personal_account_pages l where l.personal_account_id = pa.id and l.reachable)`.as('page_count'),
@@ -79,7 +80,8 @@ export function toPersonalAccount(r: Row, lang: Lang, now: Date): PersonalAccoun
     last_checked_at: iso(r.last_checked_at),
     last_synced_at: iso(r.last_synced_at),
     last_sync_status: r.last_sync_status,
-    last_sync_error: r.last_sync_error,
+    // English when the caller wants it and it was stored (null: the same text, or written before there was an English column).
+    last_sync_error: lang === 'en' && r.last_sync_error_en !== null ? r.last_sync_error_en : r.last_sync_error,
     created_at: r.created_at.toISOString(),
   };
 }

@@ -1,3 +1,4 @@
+import { textIn, type Bilingual } from '@ads/contracts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobContext, JobResult } from '../../jobs/types.ts';
@@ -40,6 +41,9 @@ afterAll(async () => {
   await t.close();
   await sim.close();
 });
+
+/** A job text in Chinese (the runner stores both languages). */
+const zh = (text: string | Bilingual | undefined) => (text === undefined ? undefined : textIn(text, 'zh'));
 
 function context(data: SyncJobData, platform: AdPlatformClient, runId = 0) {
   const ctx: JobContext<SyncJobData> = {
@@ -87,11 +91,11 @@ describe('sync-personal-accounts under a binding hourly budget', () => {
     try {
       const started = t.clock.now();
       const first = await syncPersonalAccountsJob.run(context({ ids: [id] }, throttled));
-      expect(first.status, first.message).toBe('success');
-      expect(first.message).toMatch(/^平台限流，同步已暂停：已写入的数据保留，将于 09:00 UTC 从断点继续（1 个个号）。/);
+      expect(first.status, zh(first.message)).toBe('success');
+      expect(zh(first.message)).toMatch(/^平台限流，同步已暂停：已写入的数据保留，将于 09:00 UTC 从断点继续（1 个个号）。/);
       // The app limit is a rolling hour: the run's calls leave it an hour after the run began.
       expect(first.continuation?.at).toEqual(new Date(started.getTime() + 3_600_000));
-      expect(first.continuation?.message).toContain('09:00 UTC');
+      expect(zh(first.continuation?.message)).toContain('09:00 UTC');
       expect(first.summary).toMatchObject({ accounts: 1, synced: 0, paused: [id], resume_at: '2026-11-01T09:00:00.000Z' });
       const data = first.continuation!.data as SyncJobData;
       expect(data.resume?.[id]).toMatchObject({ phase: 'pixels', counts: { ad_accounts: 110, new_ad_accounts: 110, pages: 3 } });
@@ -113,8 +117,8 @@ describe('sync-personal-accounts under a binding hourly budget', () => {
       // Run 1: ad accounts, pages, pixels of the first 50; run 2: the next 50; run 3: the last 10.
       expect(last.continuation).toBeUndefined();
       expect(runs.length).toBe(3);
-      expect(runs[1]!.message).toContain('将于 10:00 UTC 从断点继续');
-      expect(last.status, last.message).toBe('success');
+      expect(zh(runs[1]!.message)).toContain('将于 10:00 UTC 从断点继续');
+      expect(last.status, zh(last.message)).toBe('success');
       // The summary covers the whole sync, not just the last leg.
       expect(last.summary).toMatchObject({ accounts: 1, synced: 1, ad_accounts: 110, new_ad_accounts: 110, pages: 3, pixels: 2, invalid: [], failed: [] });
       expect(await holdings(user, id)).toEqual({ ad_accounts: 110, distinct_ad_accounts: 110, account_links: 110, page_links: 3, pixels: 2, pixel_links: 220, distinct_pixel_links: 220 });
@@ -142,12 +146,12 @@ describe('sync-personal-accounts under a binding hourly budget', () => {
       .executeTakeFirstOrThrow();
 
     const scheduled = await syncPersonalAccountsJob.run(context({}, sim.platform));
-    expect(scheduled.status, scheduled.message).toBe('success');
+    expect(scheduled.status, zh(scheduled.message)).toBe('success');
     expect(scheduled.summary).toMatchObject({ accounts: others.length, synced: others.length });
 
     // An older continuation of the same account defers to the pending (newer) one.
     const older = await syncPersonalAccountsJob.run(context({ resume: { [id]: null }, due }, sim.platform, pending.id - 1));
-    expect(older).toMatchObject({ status: 'skipped', message: '续跑的个号已由之后的同步完成' });
+    expect(older).toMatchObject({ status: 'skipped', message: { zh: '续跑的个号已由之后的同步完成' } });
 
     // Once a sync of the account finished after the pause, the pending continuation has nothing left to do.
     const pausedAt = t.clock.now().toISOString();

@@ -7,7 +7,7 @@ import type { RequestContext } from '../../lib/actor.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { iso } from '../../lib/sql.ts';
 import { writeAudit } from '../audit/audit.repository.ts';
-import { durationMs, listRuns, toJobRun } from '../tasks/tasks.repository.ts';
+import { durationMs, inLang, listRuns, toJobRun } from '../tasks/tasks.repository.ts';
 
 export interface CronServiceDeps {
   db: Db;
@@ -38,7 +38,7 @@ export function createCronService({ db, jobs, clock }: CronServiceDeps) {
     return db
       .selectFrom('job_runs')
       .distinctOn('job_name')
-      .select(['job_name', 'status', 'started_at', 'finished_at', 'message', 'error'])
+      .select(['job_name', 'status', 'started_at', 'finished_at', 'message', 'message_en', 'error', 'error_en'])
       .where('job_name', 'in', names)
       .orderBy('job_name')
       .orderBy('id', 'desc')
@@ -53,6 +53,8 @@ export function createCronService({ db, jobs, clock }: CronServiceDeps) {
       const setting = settings.find((s) => s.name === def.name);
       const { schedule, enabled, firing } = effectiveSchedule(def, setting);
       const last = lastRuns.find((r) => r.job_name === def.name);
+      const lastMessage = last && inLang(ctx.lang, last.message, last.message_en);
+      const lastError = last && inLang(ctx.lang, last.error, last.error_en);
       return {
         name: def.name,
         title: def.title[ctx.lang],
@@ -68,7 +70,7 @@ export function createCronService({ db, jobs, clock }: CronServiceDeps) {
               finished_at: iso(last.finished_at),
               duration_ms: durationMs(last),
               // A failure says why; otherwise what the job reported.
-              message: last.status === 'failed' ? (last.error ?? last.message) : last.message,
+              message: last.status === 'failed' ? (lastError ?? lastMessage ?? null) : (lastMessage ?? null),
             }
           : null,
         next_run_at: firing ? iso(nextRunAt(firing, now)) : null,

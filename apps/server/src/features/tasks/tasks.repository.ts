@@ -42,8 +42,10 @@ const columns = [
   'r.progress_done',
   'r.progress_total',
   'r.message',
+  'r.message_en',
   'r.summary',
   'r.error',
+  'r.error_en',
   'r.attempt',
   'r.queued_at',
   'r.started_at',
@@ -73,6 +75,12 @@ export async function findRunRow(db: Db, id: number) {
   return db.selectFrom('job_runs as r').leftJoin('users as u', 'u.id', 'r.created_by').select(columns).where('r.id', '=', id).executeTakeFirst();
 }
 
+/**
+ * A stored text in the reader's language: the English column when English is wanted and it holds
+ * a text, else the Chinese one (rows written before migration 0005, texts the same in both).
+ */
+export const inLang = (lang: Lang, zh: string | null, en: string | null | undefined): string | null => (lang === 'en' && en != null ? en : zh);
+
 const asRecord = (v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null);
 
 export function toTask(r: RunRow, lang: Lang, registry: ReadonlyMap<string, AnyJobDefinition>): Task {
@@ -84,9 +92,9 @@ export function toTask(r: RunRow, lang: Lang, registry: ReadonlyMap<string, AnyJ
     status: r.status,
     progress_done: r.progress_done,
     progress_total: r.progress_total,
-    message: r.message,
+    message: inLang(lang, r.message, r.message_en),
     summary: asRecord(r.summary),
-    error: r.error,
+    error: inLang(lang, r.error, r.error_en),
     created_by: r.created_by,
     created_by_name: r.created_by_name,
     trigger: r.trigger,
