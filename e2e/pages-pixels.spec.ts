@@ -67,10 +67,14 @@ test('a manager shares a pixel with an ad account of another business', async ({
   await pixelRow.getByRole('button', { name: `关联「${pixel.name}」` }).click();
   const dialog = page.getByRole('dialog').filter({ hasText: '像素关联广告账户' });
   await expect(dialog).toContainText('已选 1 个像素');
+  await expect(dialog).toContainText('这里只增删在本系统添加的关联');
   await pickOption(page, dialog.getByRole('combobox', { name: '广告账户' }), other, { multiple: true });
   await dialog.getByRole('button', { name: /保\s*存/ }).click();
   await expect(toast(page, /已更新 \d+ 项关联/)).toBeVisible();
   await expect(dialog).toBeHidden();
   await expect(pixelRow).toContainText(other);
   await expect(pixelRow).toContainText(own);
+  // The platform's own sharing and the association made here are told apart (grey / blue, with a tooltip).
+  await expect(pixelRow.locator('[data-source="platform"]')).toHaveText(own);
+  await expect(pixelRow.locator('[data-source="manual"]')).toHaveText(other);
 });

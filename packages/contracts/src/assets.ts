@@ -199,12 +199,20 @@ export const associatePagesBodySchema = z.object({
   mode: assignModeSchema,
 });
 
+/**
+ * An ad account a pixel may be used on: `platform` when the platform shares the pixel with it (the
+ * sync finds it; only the owner can unshare it, in Meta), `manual` when it was only associated
+ * here (/auth/pixel can remove it).
+ */
+export const pixelAdAccountSchema = ref.extend({ source: z.enum(['platform', 'manual']) });
+export type PixelAdAccount = z.infer<typeof pixelAdAccountSchema>;
+
 export const pixelSchema = z.object({
   id: z.number().int(),
   platform_id: z.string(),
   name: z.string(),
   last_fired_at: nullableIso,
-  ad_accounts: z.array(ref),
+  ad_accounts: z.array(pixelAdAccountSchema),
   sites: z.array(ref),
   last_synced_at: nullableIso,
 });

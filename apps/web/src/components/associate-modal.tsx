@@ -34,6 +34,8 @@ interface Props {
   canPickAdAccounts: boolean;
   /** A leader picks users within their department subtree. */
   userDepartmentId?: number;
+  /** A sentence on what the edit does not touch (pixels: the platform's own sharing). */
+  note?: string;
   /** Sends the change; resolves with how many rows changed. */
   onSubmit: (values: AssociateValues) => Promise<number>;
   onClose: () => void;
@@ -43,7 +45,7 @@ interface Props {
  * Bulk association of pages or pixels with ad accounts (and users): the mode is spelled out,
  * and only the associations ticked are sent, so the others stay as they are.
  */
-export function AssociateModal({ names, title, noun, withUsers, canPickAdAccounts, userDepartmentId, onSubmit, onClose }: Props) {
+export function AssociateModal({ names, title, noun, withUsers, canPickAdAccounts, userDepartmentId, note, onSubmit, onClose }: Props) {
   const { t } = useTranslation('assets');
   const { t: tc } = useTranslation();
   const { message } = App.useApp();
@@ -134,6 +136,11 @@ export function AssociateModal({ names, title, noun, withUsers, canPickAdAccount
           <AssignModeField what={whatParts.join(t('associate.and')) || t('associate.adAccounts')} target={t('associate.target', { count, noun })} />
         </Form.Item>
         {!canPickAdAccounts && !withUsers && <Alert type="warning" showIcon title={t('associate.noAdAccountAccess')} />}
+        {note && (
+          <Typography.Paragraph type="secondary" style={{ marginTop: -8, fontSize: 12 }}>
+            {note}
+          </Typography.Paragraph>
+        )}
         {targets.includes('ad_accounts') && (
           <Form.Item
             name="ad_account_ids"

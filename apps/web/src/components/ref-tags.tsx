@@ -1,18 +1,18 @@
 import { Flex, Tag, Tooltip, Typography } from 'antd';
 import type { ReactNode } from 'react';
 
-interface Props {
-  refs: readonly { id: number; name: string }[];
+interface Props<T extends { id: number; name: string }> {
+  refs: readonly T[];
   /** Tags shown before "+N". */
   max?: number;
   /** Shown when there are none. */
   empty?: ReactNode;
   /** Decorates each tag (for example a token status colour). */
-  renderTag?: (ref: { id: number; name: string }) => ReactNode;
+  renderTag?: (ref: T) => ReactNode;
 }
 
 /** A list of named references as tags, the rest behind "+N" with their names on hover. */
-export function RefTags({ refs, max = 3, empty, renderTag }: Props) {
+export function RefTags<T extends { id: number; name: string }>({ refs, max = 3, empty, renderTag }: Props<T>) {
   if (!refs.length) return <Typography.Text type="secondary">{empty ?? '-'}</Typography.Text>;
   const rest = refs.slice(max);
   return (

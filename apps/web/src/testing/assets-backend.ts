@@ -166,7 +166,17 @@ export function assetsBackend(seed: AssetSeed = {}) {
         b,
       ),
     '/pixels/associate': (b) => {
-      for (const p of db.pixels) if (b.pixel_ids.includes(p.id)) p.ad_accounts = applyMode(p.ad_accounts, adAccountRefs(b.ad_account_ids), b.mode);
+      // As on the server: only our associations change; what the platform shares stays (and wins when both exist).
+      for (const p of db.pixels) {
+        if (!b.pixel_ids.includes(p.id)) continue;
+        const shared = p.ad_accounts.filter((a) => a.source === 'platform');
+        const ours = applyMode(
+          p.ad_accounts.filter((a) => a.source === 'manual'),
+          adAccountRefs(b.ad_account_ids),
+          b.mode,
+        ).filter((a) => !shared.some((s) => s.id === a.id));
+        p.ad_accounts = [...shared, ...ours.map((a) => ({ id: a.id, name: a.name, source: 'manual' as const }))].sort((x, y) => x.id - y.id);
+      }
       return { updated: b.pixel_ids.length };
     },
 

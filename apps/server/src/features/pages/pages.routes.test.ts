@@ -100,7 +100,8 @@ describe('pixels', () => {
   it('edits only our associations: the platform link stays when ours is removed', async () => {
     expect((await associate('s1', { pixel_ids: [pixel.x1], ad_account_ids: [acc.s1], mode: 'add' })).code).toBe(0);
     expect(await linksOf(pixel.x1!)).toEqual([`${acc.s1}:manual`, `${acc.s1}:platform`]);
-    expect((await pixels('s1')).data.list[0].ad_accounts).toEqual([{ id: acc.s1, name: 'A s1' }]);
+    // Found on the platform and associated here: it shows once, as the platform's (removing ours leaves it).
+    expect((await pixels('s1')).data.list[0].ad_accounts).toEqual([{ id: acc.s1, name: 'A s1', source: 'platform' }]);
     expect((await associate('s1', { pixel_ids: [pixel.x1], ad_account_ids: [acc.s1], mode: 'remove' })).code).toBe(0);
     expect(await linksOf(pixel.x1!)).toEqual([`${acc.s1}:platform`]);
     expect(names(await pixels('s1'))).toEqual(['X1']);
@@ -112,6 +113,8 @@ describe('pixels', () => {
     await associate('manager', { pixel_ids: [pixel.x2], ad_account_ids: [acc.s1], mode: 'add' });
     expect((await associate('s4', { pixel_ids: [pixel.x2], ad_account_ids: [], mode: 'replace' })).code).toBe(0);
     expect(await linksOf(pixel.x2!)).toEqual([`${acc.s1}:manual`]);
+    // Only associated here: marked so, since this is a link the screen can remove.
+    expect((await pixels('manager', { ad_account_id: acc.s1 })).data.list.find((p: { id: number }) => p.id === pixel.x2).ad_accounts).toContainEqual({ id: acc.s1, name: 'A s1', source: 'manual' });
     expect((await associate('manager', { pixel_ids: [999999], ad_account_ids: [], mode: 'add' })).message).toBe('像素不存在');
     const audit = await t.db.selectFrom('audit_logs').select('after').where('action', '=', 'pixel.associate').where('entity_id', '=', String(pixel.x2)).orderBy('id', 'desc').executeTakeFirstOrThrow();
     expect(audit.after).toEqual({ ad_account_ids: [acc.s1] });

@@ -1,4 +1,4 @@
-import type { ListPixelsBody, Pixel } from '@ads/contracts';
+import type { ListPixelsBody, Pixel, PixelAdAccount } from '@ads/contracts';
 import { sql, type SqlBool } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { escapeLike, iso } from '../../lib/sql.ts';
@@ -30,7 +30,8 @@ function base(db: Db, f: Omit<ListPixelsBody, 'page' | 'page_size'>, scope: Pixe
 type Base = ReturnType<typeof base>;
 
 function withColumns(q: Base, scope: PixelScope) {
-  // Both kinds of link (found on the platform, associated here) show as one list of ad accounts.
+  // Both kinds of link show as one list of ad accounts, each saying whether the platform shares the
+  // pixel with it (a link people cannot remove here) or it was only associated here.
   const accountFilter = scope.users ? sql`and exists (select 1 from user_ad_accounts ua where ua.ad_account_id = a.id and ua.user_id in (${userList(scope.users)}))` : sql``;
   return q.select([
     'px.id',
@@ -38,7 +39,8 @@ function withColumns(q: Base, scope: PixelScope) {
     'px.name',
     'px.last_fired_at',
     'px.last_synced_at',
-    sql<{ id: number; name: string }[]>`coalesce((select json_agg(json_build_object('id', a.id, 'name', a.name) order by a.id)
+    sql<PixelAdAccount[]>`coalesce((select json_agg(json_build_object('id', a.id, 'name', a.name,
+        'source', case when exists (select 1 from pixel_ad_accounts p where p.pixel_id = px.id and p.ad_account_id = a.id and p.source = 'platform') then 'platform' else 'manual' end) order by a.id)
       from ad_accounts a where a.id in (select x.ad_account_id from pixel_ad_accounts x where x.pixel_id = px.id) ${accountFilter}), '[]'::json)`.as('ad_accounts'),
     sql<{ id: number; name: string }[]>`coalesce((select json_agg(json_build_object('id', s.id, 'name', s.name) order by s.id)
       from sites s where s.pixel_id = px.id and s.deleted_at is null), '[]'::json)`.as('sites'),

@@ -1,5 +1,6 @@
-import type { Pixel } from '@ads/contracts';
-import { Badge, Button, Flex, Table, Tooltip, Typography, type TableColumnsType, type TableProps } from 'antd';
+import { InfoCircleOutlined } from '@ant-design/icons';
+import type { Pixel, PixelAdAccount } from '@ads/contracts';
+import { Badge, Button, Flex, Table, Tag, Tooltip, Typography, type TableColumnsType, type TableProps } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RefTags } from '@/components/ref-tags';
@@ -29,6 +30,19 @@ export function LastFired({ at }: { at: string | null }) {
   return (
     <Tooltip title={formatDateTime(at)}>
       <Badge status={quiet ? 'warning' : 'success'} text={formatRelative(at)} />
+    </Tooltip>
+  );
+}
+
+/** Grey: the platform shares the pixel with the account (only Meta can undo it); blue: associated here. */
+function PixelAccountTag({ account }: { account: PixelAdAccount }) {
+  const { t } = useTranslation('assets');
+  const manual = account.source === 'manual';
+  return (
+    <Tooltip title={t(manual ? 'pixels.sourceManual' : 'pixels.sourcePlatform')}>
+      <Tag color={manual ? 'blue' : undefined} style={{ marginInlineEnd: 0 }} data-source={account.source}>
+        {account.name}
+      </Tag>
     </Tooltip>
   );
 }
@@ -67,7 +81,19 @@ export function PixelTable({ query, data, loading, empty, selectedIds, onSelect,
       width: 160,
       render: (v: string | null) => <LastFired at={v} />,
     },
-    { key: 'ad_accounts', title: t('pixels.columns.adAccounts'), width: 260, render: (_, p) => <RefTags refs={p.ad_accounts} empty={t('pixels.noAdAccounts')} /> },
+    {
+      key: 'ad_accounts',
+      title: (
+        <Tooltip title={t('pixels.columns.adAccountsHelp')}>
+          <Flex gap={4} align="center">
+            {t('pixels.columns.adAccounts')}
+            <InfoCircleOutlined aria-label={t('pixels.columns.adAccountsHelp')} style={{ fontSize: 12, opacity: 0.6 }} />
+          </Flex>
+        </Tooltip>
+      ),
+      width: 260,
+      render: (_, p) => <RefTags refs={p.ad_accounts} empty={t('pixels.noAdAccounts')} renderTag={(a) => <PixelAccountTag account={a} />} />,
+    },
     { key: 'sites', title: t('pixels.columns.sites'), width: 200, render: (_, p) => <RefTags refs={p.sites} empty={t('pixels.noSites')} /> },
     {
       key: 'last_synced_at',

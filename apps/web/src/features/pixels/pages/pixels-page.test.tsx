@@ -11,7 +11,7 @@ function setup({ user = manager }: { user?: typeof manager } = {}) {
   const backend = assetsBackend({
     adAccounts: [buildAdAccount({ id: 1, name: 'US Drama 01', platform_id: 'act_111' }), buildAdAccount({ id: 2, name: 'JP Shop', platform_id: 'act_222' })],
     pixels: [
-      buildPixel({ id: 21, name: 'Main pixel', platform_id: '888021', last_fired_at: daysFromNow(-2 / 24), ad_accounts: [{ id: 1, name: 'US Drama 01' }], sites: [{ id: 5, name: 'Drama site' }] }),
+      buildPixel({ id: 21, name: 'Main pixel', platform_id: '888021', last_fired_at: daysFromNow(-2 / 24), ad_accounts: [{ id: 1, name: 'US Drama 01', source: 'platform' }], sites: [{ id: 5, name: 'Drama site' }] }),
       buildPixel({ id: 22, name: 'Spare pixel', platform_id: '888022' }),
     ],
   });
@@ -27,7 +27,8 @@ describe('pixels page', { timeout: 60_000 }, () => {
     await screen.findByText('Main pixel');
     const main = rowOf('Main pixel');
     expect(main.getByText('2 hours ago')).toBeTruthy();
-    expect(main.getByText('US Drama 01')).toBeTruthy();
+    // Shared on the platform: a plain tag (an association made here would be blue).
+    expect(main.getByText('US Drama 01').closest('[data-source]')?.getAttribute('data-source')).toBe('platform');
     expect(main.getByText('Drama site')).toBeTruthy();
     const spare = rowOf('Spare pixel');
     expect(spare.getByText('Never fired')).toBeTruthy();
@@ -54,11 +55,16 @@ describe('pixels page', { timeout: 60_000 }, () => {
     const modal = await findDialog('Share pixels with ad accounts');
     await user.click(modal.getByText('Replace'));
     expect(modal.getByTestId('assign-mode-explain').textContent).toContain('All current ad accounts of these 2 pixels are replaced');
+    expect(modal.getByText(/This adds and removes only the associations made here/)).toBeTruthy();
     await user.click(modal.getByLabelText('Ad accounts', { selector: 'input' }));
     await user.click(await screen.findByTitle('JP Shop (act_222)'));
     await user.click(modal.getByRole('button', { name: /Save/ }));
     await waitFor(() => expect(api.lastBody('/pixels/associate')).toEqual({ pixel_ids: [21, 22], ad_account_ids: [2], mode: 'replace' }));
     await waitFor(() => expect(rowOf('Main pixel').getByText('JP Shop')).toBeTruthy());
+    // The platform's sharing is untouched by a replace; the new association is marked as made here.
+    expect(rowOf('Main pixel').getByText('US Drama 01').closest('[data-source]')?.getAttribute('data-source')).toBe('platform');
+    expect(rowOf('Main pixel').getByText('JP Shop').closest('[data-source]')?.getAttribute('data-source')).toBe('manual');
+    expect(rowOf('Spare pixel').getByText('JP Shop').closest('[data-source]')?.getAttribute('data-source')).toBe('manual');
   });
 
   it('offers no association to someone who cannot list ad accounts', async () => {

@@ -70,6 +70,7 @@ export default function PixelsPage() {
         names={target?.map((p) => p.name) ?? null}
         title={t('pixels.associateTitle')}
         noun={t('pixels.noun')}
+        note={t('pixels.associateNote')}
         withUsers={false}
         canPickAdAccounts={canAssociate}
         onSubmit={async (v) => {
