@@ -282,22 +282,30 @@ export const notFoundPage = (page: Page) => page.locator('.ant-result-404');
 export const userMenuButton = (page: Page) => page.getByRole('button', { name: /^(用户菜单|User menu)$/ });
 
 /**
- * Opens the user dropdown and clicks one of its options. Under CI load a click on the
- * dropdown can land while it is still opening and be lost (the menu stays open, nothing
- * happens), so the choice is retried until the menu has closed, as a person would click again.
+ * Opens the user dropdown and clicks one of its options: 重置密码 opens a dialog, 退出登录 lands
+ * on the login page (see chooseMenuItem for why it is retried, and why never twice).
  */
 export async function chooseUserMenu(page: Page, option: RegExp | string) {
-  await chooseMenuItem(page, userMenuButton(page), option);
+  const loggingOut = /退出登录|Log out/.test(String(option));
+  await chooseMenuItem(page, userMenuButton(page), option, loggingOut ? loginButton(page) : page.getByRole('dialog'));
 }
 
-/** Opens a click-triggered dropdown with `opener` and chooses `option`, retried like chooseUserMenu. */
-export async function chooseMenuItem(page: Page, opener: Locator, option: RegExp | string) {
+/**
+ * Opens a click-triggered dropdown with `opener` and chooses `option`. Under CI load a click on
+ * the dropdown can land while it is still opening and be lost (nothing happens), so the choice is
+ * retried as a person would click again — but only while `effect` (what the choice opens or
+ * where it leads) has not appeared, so a slow but successful click is never repeated.
+ */
+export async function chooseMenuItem(page: Page, opener: Locator, option: RegExp | string, effect: Locator) {
   const item = page.getByRole('menuitem', { name: option });
+  const done = () => effect.first().isVisible();
   await expect(async () => {
+    if (await done()) return;
     if (!(await item.isVisible())) await opener.click({ timeout: 3_000 });
+    if (await done()) return;
     await item.click({ timeout: 3_000 });
-    await expect(item).toBeHidden({ timeout: 3_000 });
-  }).toPass({ timeout: 20_000 });
+    await expect(effect.first()).toBeVisible({ timeout: 8_000 });
+  }).toPass({ timeout: 30_000 });
 }
 
 /** Switches the interface language from the header. */

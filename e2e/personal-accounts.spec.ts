@@ -68,8 +68,8 @@ test('a manager connects a personal account by pasting its token, sees its healt
   await expect(row.getByRole('button', { name: /同\s*步$/ })).toBeDisabled();
 
   // Disconnect, after a confirmation that says what happens to its ad accounts.
-  await chooseMenuItem(page, page.getByRole('button', { name: `更多 ${name}` }), '断开连接');
   const confirm = page.getByRole('dialog').filter({ hasText: `断开个号「${name}」？` });
+  await chooseMenuItem(page, page.getByRole('button', { name: `更多 ${name}` }), '断开连接', confirm);
   await expect(confirm).toContainText('3 个广告账户');
   await confirm.getByRole('button', { name: /断\s*开/ }).click();
   await expect(toast(page, `已断开「${name}」`)).toBeVisible();

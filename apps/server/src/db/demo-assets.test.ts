@@ -111,5 +111,16 @@ describe('DEMO=1 assets', () => {
 
     expect(await seedMaterials()).toBeNull();
     expect(await db.selectFrom('materials').select('id').execute()).toHaveLength(11);
+
+    // A start stopped mid-way leaves the claim 'running': a fresh one is respected (another process
+    // may be seeding), a stale one is taken over, and what was already taken in is not doubled.
+    const claim = (updated_at: Date) => db.updateTable('app_settings').set({ value: 'running', updated_at }).where('key', '=', 'demo.materials').execute();
+    await claim(new Date(Date.parse(TEST_START) - 30_000));
+    expect(await seedMaterials()).toBeNull();
+    await claim(new Date(Date.parse(TEST_START) - 10 * 60_000));
+    expect(await seedMaterials()).toBe('8 drama and 3 e-commerce materials, 0 pushes queued');
+    expect(await db.selectFrom('materials').select('id').execute()).toHaveLength(11);
+    expect(await db.selectFrom('material_pushes').select('id').execute()).toHaveLength(6);
+    expect((await db.selectFrom('app_settings').select('value').where('key', '=', 'demo.materials').executeTakeFirstOrThrow()).value).toBe('done');
   });
 });

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config.ts';
@@ -20,6 +21,8 @@ import type { Db } from './database.ts';
  */
 
 const DONE_KEY = 'demo.materials';
+/** Seeding takes seconds; a 'running' claim this old was left by a start that did not finish. */
+const STALE_CLAIM_MS = 2 * 60_000;
 
 export interface DemoMaterialsDeps {
   db: Db;
@@ -78,7 +81,22 @@ function ffmpegArgs(m: DemoMaterial, out: string, seed: number): string[] {
 /** Runs once per database; answers a one-line description of what it added, or null. */
 export async function seedDemoMaterials(deps: DemoMaterialsDeps): Promise<string | null> {
   const { db, clock, config, jobs, log } = deps;
-  const claimed = await db.insertInto('app_settings').values({ key: DONE_KEY, value: 'running' }).onConflict((oc) => oc.column('key').doNothing()).returning('key').executeTakeFirst();
+  // Claimed first, so a second process starting together does not seed too. A claim left 'running'
+  // by a start that was stopped mid-way (Ctrl-C before the server listens) is taken over once it
+  // is older than any seeding takes; 'done' and 'skipped' are final.
+  const now = clock.now();
+  const claimed = await db
+    .insertInto('app_settings')
+    .values({ key: DONE_KEY, value: 'running', updated_at: now })
+    .onConflict((oc) =>
+      oc
+        .column('key')
+        .doUpdateSet({ value: 'running', updated_at: now })
+        .where('app_settings.value', '=', 'running')
+        .where('app_settings.updated_at', '<', new Date(now.getTime() - STALE_CLAIM_MS)),
+    )
+    .returning('key')
+    .executeTakeFirst();
   if (!claimed) return null;
   const scratch = path.join(config.materials.uploadDir, '.work', 'demo');
   try {
@@ -108,7 +126,17 @@ export async function seedDemoMaterials(deps: DemoMaterialsDeps): Promise<string
 
     const created: Record<'dj' | 'ec', number[]> = { dj: [], ec: [] };
     const all = [...DJ.map((m) => ({ m, platform: 'dj' as const })), ...EC.map((m) => ({ m, platform: 'ec' as const }))];
+    // What an interrupted earlier seeding already took in is reused, not made again (an encoder
+    // need not give the same bytes twice, so the MD5 dedup alone would not catch it).
+    const earlier = new Map(
+      (await db.selectFrom('materials').select(['id', 'file_name']).where('file_name', 'in', all.map((a) => a.m.file)).where('deleted_at', 'is', null).execute()).map((r) => [r.file_name, r.id]),
+    );
     for (const [i, { m, platform }] of all.entries()) {
+      const known = earlier.get(m.file);
+      if (known !== undefined) {
+        created[platform].push(known);
+        continue;
+      }
       const editor = byAccount.get(m.editor) ?? manager;
       const file = path.join(scratch, `${i}${path.extname(m.file)}`);
       const made = await runTool(FFMPEG_PATH, ffmpegArgs(m, file, i));
@@ -117,7 +145,7 @@ export async function seedDemoMaterials(deps: DemoMaterialsDeps): Promise<string
       const result = await materials.ingest(
         { actor: editor, ip: '127.0.0.1', requestId: 'demo-seed' },
         {
-          id: `demo-${clock.now().getTime()}-${i}`,
+          id: `demo-${randomUUID()}`,
           file,
           size,
           meta: {
@@ -132,7 +160,8 @@ export async function seedDemoMaterials(deps: DemoMaterialsDeps): Promise<string
           },
         },
       );
-      if (result.status === 'created') created[platform].push(result.material.id);
+      // A duplicate is a file an interrupted earlier seeding already took in: it counts (push skips pairs already pushed).
+      created[platform].push(result.material.id);
     }
 
     // Two drama cuts and one e-commerce clip, each to the first two ad accounts of an optimizer of that business.

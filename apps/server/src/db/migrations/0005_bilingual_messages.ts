@@ -11,6 +11,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     alter table job_runs add column message_en text, add column error_en text;
     alter table personal_accounts add column last_sync_error_en text;
   `.execute(db);
+  // The runner's own texts were English only before: move them to the English column and put the
+  // Chinese wording where Chinese is now expected.
+  await sql`
+    update job_runs set error_en = error, error = '运行中断：服务器已关闭' where error = 'Interrupted: the server shut down';
+    update job_runs set error_en = error, error = regexp_replace(error, '^Timed out after ([0-9]+) s$', '运行超时（\\1 秒）') where error ~ '^Timed out after [0-9]+ s$';
+    update job_runs set error_en = 'The run failed', error = '运行失败' where error = 'failed';
+    update job_runs set message_en = message, message = regexp_replace(message, '^Attempt ([0-9]+) failed; it will be retried$', '第 \\1 次运行失败，将重试') where message ~ '^Attempt [0-9]+ failed; it will be retried$';
+  `.execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
