@@ -475,7 +475,7 @@ async function connectPhase(h: Harness, database: Database, dbMeter: DbMeter): P
   const secrets = secretBoxFor(database.db, h.config.tokenEncryptionKey);
   await secrets.ready();
   const manager = await database.db.selectFrom('users').select(['id', 'account', 'name', 'is_admin', 'is_leader', 'department_id']).where('account', '=', 'manager').executeTakeFirstOrThrow();
-  const actor: Actor = { ...manager, sessionId: 0, paths: [], pathSet: new Set() };
+  const actor: Actor = { ...manager, sessionId: 0, paths: [], pathSet: new Set(), asset_scope: 'company' };
   const queued: unknown[] = [];
   const jobs: Jobs = {
     registry: new Map(),

@@ -15,11 +15,11 @@ test('a manager finds the synced ad accounts, assigns two to an optimizer and se
   const optimizer = await api.createStaff(['/auth/account'], unique('投手'));
   const { simUser } = await connectedSimUser(api, sim, { ad_accounts: [{ name: A }, { name: B }, { name: C, currency: 'JPY', timezone_name: 'Asia/Tokyo' }] });
 
-  // The optimizer has the page but no account assigned: nothing to see.
+  // The optimizer has the page but no account assigned: nothing to see, and the screen says the company has some.
   const theirContext = await browser.newContext();
   const theirs = await theirContext.newPage();
   await openAs(theirs, api, optimizer, '/auth/account');
-  await expect(theirs.getByText(/还没有广告账户/)).toBeVisible();
+  await expect(theirs.getByText(/你的数据范围内没有广告账户；公司另有 \d+ 个，如需查看请联系管理员/)).toBeVisible();
   await expect(rows(theirs)).toHaveCount(0);
 
   // From the personal account, its ad accounts: the list opens filtered to it.

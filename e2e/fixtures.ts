@@ -212,6 +212,18 @@ export const test = base.extend<Fixtures>({
     const url = process.env.E2E_SIM_URL;
     if (!url) throw new Error('E2E_SIM_URL is not set: run the suite through playwright.config.ts (global-setup starts the server and its simulator).');
     await use(new Sim(request, url));
+  },  // The server's Content-Security-Policy must fit the built app: any violation Chromium reports fails the journey.
+  context: async ({ context }, use) => {
+    const violations: string[] = [];
+    // Some refusals (WebAssembly compilation, say) only throw in the page: the DOM event reports every one.
+    await context.addInitScript(() =>
+      document.addEventListener('securitypolicyviolation', (e) => console.error(`Content Security Policy violation: ${e.effectiveDirective} blocked ${e.blockedURI || '(inline)'}`)),
+    );
+    context.on('console', (m) => {
+      if (/Content Security Policy/i.test(m.text())) violations.push(m.text());
+    });
+    await use(context);
+    expect(violations, 'Content-Security-Policy violations in the browser console').toEqual([]);
   },
 });
 

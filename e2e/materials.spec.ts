@@ -85,7 +85,7 @@ interface PushRow {
 
 /**
  * A material uploaded by the manager over tus (for tests whose subject is not the upload itself):
- * create, then the whole file in one PATCH, whose answer carries the result.
+ * create, then the whole file in one PATCH (answered 204, as tus 1.0 says), then its result.
  */
 async function uploadMaterial(api: Api, file: string, meta: Record<string, string> = {}): Promise<MaterialRow> {
   const token = await api.managerSession();
@@ -104,8 +104,8 @@ async function uploadMaterial(api: Api, file: string, meta: Record<string, strin
   expect(created.status(), await created.text()).toBe(201);
   const location = created.headers().location!;
   const done = await api.request.patch(location, { headers: { ...headers, 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' }, data: bytes });
-  expect(done.status(), await done.text()).toBe(200);
-  const envelope = (await done.json()) as { code: number; message: string; data: { status: string; material: MaterialRow } };
+  expect(done.status(), await done.text()).toBe(204);
+  const envelope = await api.call<{ status: string; material: MaterialRow }>('/materials/upload_result', { upload_id: location.split('/').pop() }, token);
   expect(envelope.code, envelope.message).toBe(0);
   expect(envelope.data.status).toBe('created');
   return envelope.data.material;

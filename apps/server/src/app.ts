@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { randomUUID } from 'node:crypto';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
@@ -16,6 +15,7 @@ import { createDepartmentService } from './features/departments/departments.serv
 import { healthRoutes } from './features/health/health.routes.ts';
 import { materialRoutes } from './features/materials/materials.routes.ts';
 import { createMaterialService } from './features/materials/materials.service.ts';
+import { createMediaTools } from './features/materials/media.ts';
 import { createMaterialStorage } from './features/materials/storage.ts';
 import { createTusUploads } from './features/materials/tus.ts';
 import { menuRoutes } from './features/menus/menus.routes.ts';
@@ -46,6 +46,8 @@ import { secretBoxFor } from './lib/crypto.ts';
 import { createUrlSigner } from './lib/signed-url.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
+import { loggerOptions, registerRequestLogging, type LogStream } from './plugins/request-logging.ts';
+import { docsCsp, registerSecurityHeaders } from './plugins/security-headers.ts';
 import type { AdPlatformClient } from './platform/types.ts';
 
 export interface AppDeps {
@@ -53,29 +55,34 @@ export interface AppDeps {
   db: Db;
   driver: 'pglite' | 'pg';
   clock?: Clock;
+  /** Replaces the logger (false: none); by default it logs JSON at LOG_LEVEL to stdout, or to `logStream`. */
   logger?: FastifyServerOptions['logger'];
+  logStream?: LogStream;
+  /** Requests slower than this are logged at warn (default 2 s). */
+  slowRequestMs?: number;
   /** The job engine (main.ts starts it); without one, runs are only recorded as queued (tests that need no runner). */
   jobs?: Jobs;
   /** The ad platform (main.ts: the Graph client, pointed at the simulator by default); without one, calls that need it say so. */
   platform?: AdPlatformClient;
 }
 
-/** Replaces the values of `code` and `state` in a URL's query with `***`. */
-function scrubOAuthQuery(url: string): string {
-  return url.replace(/([?&](?:code|state)=)[^&#]*/g, '$1***');
+/**
+ * Fastify's trustProxy for TRUST_PROXY. A hop count becomes a function: Fastify reads a plain
+ * number as "trust nobody" (a client that reaches the server directly could claim any number of
+ * hops), so a count is for servers that only the proxies can reach; otherwise list the proxies.
+ */
+function trustProxyOption(value: Config['trustProxy']): FastifyServerOptions['trustProxy'] {
+  if (typeof value !== 'number') return value;
+  return (_address: string, hop: number) => hop < value;
 }
 
 /** Builds the Fastify instance with every route; it never listens (main.ts and tests decide). */
-export async function buildApp({ config, db, driver, clock = systemClock, logger, jobs = createRecordingJobs({ db, clock, registry: jobRegistry }), platform }: AppDeps) {
+export async function buildApp({ config, db, driver, clock = systemClock, logger, logStream, slowRequestMs, jobs = createRecordingJobs({ db, clock, registry: jobRegistry }), platform }: AppDeps) {
+  const logging = loggerOptions(config, logStream);
   const app = Fastify({
-    logger: logger ?? {
-      level: config.logLevel,
-      redact: ['req.headers.authorization', 'req.body.pwd', 'req.body.access_token'],
-      // The OAuth callback's query carries a one-time code that, with the app secret, yields a token: keep it out of the logs.
-      serializers: { req: (req) => ({ method: req.method, url: scrubOAuthQuery(req.url), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort }) },
-    },
-    genReqId: (req) => (req.headers['x-request-id'] as string | undefined)?.slice(0, 64) || randomUUID(),
-    trustProxy: config.trustProxy,
+    ...logging,
+    ...(logger !== undefined && { logger }),
+    trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 2 * 1024 * 1024,
     // A client that stops sending mid-request must not hold the server forever.
     requestTimeout: 120_000,
@@ -107,7 +114,7 @@ export async function buildApp({ config, db, driver, clock = systemClock, logger
   const cron = createCronService({ db, jobs, clock });
   const tasks = createTaskService({ db, jobs });
   // Tokens and webhook secrets at rest; the key is looked up on first use (migrations run after the build).
-  const secrets = secretBoxFor(db, config.tokenEncryptionKey, app.log);
+  const secrets = secretBoxFor(db, config.tokenEncryptionKey, app.log, config.tokenEncryptionKeyPrevious);
   const sites = createSiteService({ db, clock, secrets, publicUrl: config.publicUrl });
   const catalog = createCatalogService({ db, clock });
   const personalAccounts = createPersonalAccountService({ db, clock, secrets, jobs, platform, publicUrl: config.publicUrl, log: app.log });
@@ -117,10 +124,15 @@ export async function buildApp({ config, db, driver, clock = systemClock, logger
   // Material files: signed URLs for <img>/<video> (the key derives from the encryption key), storage, tus uploads.
   const signer = createUrlSigner({ secrets, clock });
   const storage = createMaterialStorage(config.materials.storage);
-  const materials = createMaterialService({ db, clock, jobs, storage, signer, reportTimezone: config.reportTimezone, workDir: path.join(config.materials.uploadDir, '.work'), log: app.log });
+  const media = createMediaTools(config.materials.media);
+  // Which ffmpeg reads uploads matters for security updates: say so once.
+  app.log.info({ ffmpeg: media.ffmpeg, ffprobe: media.ffprobe }, 'media tools');
+  const materials = createMaterialService({ db, clock, jobs, storage, media, signer, reportTimezone: config.reportTimezone, workDir: path.join(config.materials.uploadDir, '.work'), log: app.log });
   const uploads = createTusUploads({ materials, config: config.materials, log: app.log });
 
   registerErrorHandler(app);
+  registerRequestLogging(app, slowRequestMs);
+  await registerSecurityHeaders(app, { publicUrl: config.publicUrl, webDist: config.webDist, storage: config.materials.storage });
   registerAuth(app, sessions, { signer });
 
   await app.register(fastifySwagger, {
@@ -131,7 +143,7 @@ export async function buildApp({ config, db, driver, clock = systemClock, logger
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', staticCSP: true, transformStaticCSP: docsCsp(config.publicUrl) });
 
   await app.register(
     async (api) => {

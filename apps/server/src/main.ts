@@ -10,7 +10,7 @@ import { jobRegistry } from './jobs/registry.ts';
 import { createJobs } from './jobs/runner.ts';
 import { startAdPlatform, type AdPlatformRuntime } from './lib/ad-platform.ts';
 import { systemClock } from './lib/clock.ts';
-import { secretBoxFor } from './lib/crypto.ts';
+import { prepareSecrets } from './lib/crypto.ts';
 
 /** Loads config, opens and migrates the database, seeds the first users, serves until a signal. */
 async function main() {
@@ -40,6 +40,8 @@ async function main() {
     config,
     registry: jobRegistry,
     log: logVia,
+    // PGlite has one owner (the DATA_DIR lock): whatever is active when it starts was left by a crash.
+    options: { reclaim: database.driver === 'pglite' ? 'all-at-start' : 'heartbeat' },
   });
   const app = await buildApp({ config, db: database.db, driver: database.driver, jobs, platform: platform.client });
   built.app = app;
@@ -58,8 +60,9 @@ async function main() {
       const demo = await seedDemoCompany(database.db, config.demoPassword);
       if (demo) process.stdout.write(`\n  Demo company created: staff ${demo.accounts.join(', ')} share the password: ${config.demoPassword ? '(DEMO_PASSWORD)' : demo.password}\n\n`);
     }
-    // Resolves the token-encryption key now (and warns when it is generated), not at the first connect.
-    await secretBoxFor(database.db, config.tokenEncryptionKey, log).ready();
+    // Moves secrets to TOKEN_ENCRYPTION_KEY when it is newly set (dropping a generated key), then
+    // resolves the key now (and warns when it is generated), not at the first connect.
+    await prepareSecrets(database.db, config, log);
   } catch (err) {
     log.error({ err }, 'database preparation failed');
     await platform.close();

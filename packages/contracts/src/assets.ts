@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { flagInput, idSchema, pageBodySchema } from './envelope.ts';
+import { flagInput, idSchema, pageBodySchema, pageResultSchema } from './envelope.ts';
 import { platformSchema } from './session.ts';
+import { httpUrl, text } from './text.ts';
 
 /**
  * Authorization (授权管理) and hosting (托管管理): personal accounts and their tokens, the ad
@@ -12,9 +13,18 @@ import { platformSchema } from './session.ts';
 const ids = z.array(idSchema).min(1).max(500);
 const ref = z.object({ id: z.number().int(), name: z.string() });
 export type Ref = z.infer<typeof ref>;
-const keyword = z.string().trim().max(100).optional();
+const keyword = text().trim().max(100).optional();
 const iso = z.string();
 const nullableIso = z.string().nullable();
+
+/**
+ * A page of an asset list (personal accounts, ad accounts, pages, pixels), with `outside_scope`:
+ * how many rows matching the same filters exist in the company that the caller cannot see (0 for
+ * managers and a company asset scope), so an empty screen can say the company has some.
+ */
+export function assetPageResultSchema<T extends z.ZodType>(row: T) {
+  return pageResultSchema(row).extend({ outside_scope: z.number().int().optional() });
+}
 
 /** How a list association edit applies: add to what is there, replace it, or remove from it. */
 export const assignModeSchema = z.enum(['add', 'replace', 'remove']);
@@ -43,11 +53,13 @@ export const taskSchema = z.object({
   queued_at: iso,
   started_at: nullableIso,
   finished_at: nullableIso,
+  /** A queued task starts no earlier than this (a start time given when it was queued, or a continuation's); null = as soon as it can. */
+  start_at: nullableIso.optional(),
 });
 export type Task = z.infer<typeof taskSchema>;
 
 export const listTasksBodySchema = pageBodySchema.extend({
-  job_name: z.string().trim().max(64).optional(),
+  job_name: text().trim().max(64).optional(),
   status: taskStatusSchema.optional(),
   mine: flagInput.optional(),
 });
@@ -102,7 +114,7 @@ export type ListPersonalAccountsBody = z.infer<typeof listPersonalAccountsBodySc
 
 /** Paste a token (user or system-user access token); it is checked with debug_token before it is kept. */
 export const connectTokenBodySchema = z.object({
-  access_token: z.string().trim().min(20).max(1000),
+  access_token: text().trim().min(20).max(1000),
   owner_user_id: idSchema.optional(),
 });
 export type ConnectTokenBody = z.infer<typeof connectTokenBodySchema>;
@@ -152,7 +164,7 @@ export const listAdAccountsBodySchema = pageBodySchema.extend({
   keyword,
   account_status: z.number().int().optional(),
   platform: platformSchema.optional(),
-  currency: z.string().trim().length(3).optional(),
+  currency: text().trim().length(3).optional(),
   user_id: idSchema.optional(),
   /** Only accounts assigned to nobody. */
   unassigned: flagInput.optional(),
@@ -164,7 +176,7 @@ export type ListAdAccountsBody = z.infer<typeof listAdAccountsBodySchema>;
 export const assignUsersBodySchema = z.object({ ad_account_ids: ids, user_ids: z.array(idSchema).max(500), mode: assignModeSchema });
 export const setAdAccountPlatformBodySchema = z.object({ ad_account_ids: ids, platform: platformSchema.nullable() });
 export const setAdAccountHostedBodySchema = z.object({ ad_account_ids: ids, hosted: flagInput });
-export const editAdAccountBodySchema = z.object({ id: idSchema, remark: z.string().trim().max(200) });
+export const editAdAccountBodySchema = z.object({ id: idSchema, remark: text().trim().max(200) });
 
 // ---------------------------------------------------------------------------------------------
 // Pages (主页) and pixels (像素).
@@ -253,23 +265,22 @@ export const siteSchema = z.object({
 });
 export type Site = z.infer<typeof siteSchema>;
 
-const domainSchema = z
-  .string()
+const domainSchema = text()
   .trim()
   .toLowerCase()
   .max(253)
   .regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, 'domain');
-const linkTemplateSchema = z.string().trim().min(8).max(1000).regex(/^https:\/\/\S+$/, 'https_url');
+const linkTemplateSchema = text().trim().min(8).max(1000).regex(/^https:\/\/\S+$/, 'https_url');
 
 export const listSitesBodySchema = pageBodySchema.extend({ sort_field: z.enum(['id', 'name', 'domain']).optional(), keyword, platform: platformSchema.optional() });
 export type ListSitesBody = z.infer<typeof listSitesBodySchema>;
 export const createSiteBodySchema = z.object({
-  name: z.string().trim().min(1).max(64),
+  name: text().trim().min(1).max(64),
   domain: domainSchema,
   platform: platformSchema,
   link_template: linkTemplateSchema,
   pixel_id: idSchema.nullable().optional(),
-  remark: z.string().trim().max(200).optional(),
+  remark: text().trim().max(200).optional(),
 });
 export type CreateSiteBody = z.infer<typeof createSiteBodySchema>;
 export const editSiteBodySchema = createSiteBodySchema.partial().extend({ id: idSchema });
@@ -296,25 +307,25 @@ export const dramaSchema = z.object({
 });
 export type Drama = z.infer<typeof dramaSchema>;
 
-const languageSchema = z.string().trim().min(2).max(16);
-const tagsSchema = z.array(z.string().trim().min(1).max(32)).max(30);
+const languageSchema = text().trim().min(2).max(16);
+const tagsSchema = z.array(text().trim().min(1).max(32)).max(30);
 
 export const listDramasBodySchema = pageBodySchema.extend({
   sort_field: z.enum(['id', 'name', 'episode_count', 'created_at']).optional(),
   keyword,
   site_id: idSchema.optional(),
-  language: z.string().trim().max(16).optional(),
+  language: text().trim().max(16).optional(),
   test_status: dramaTestStatusSchema.optional(),
-  tag: z.string().trim().max(32).optional(),
+  tag: text().trim().max(32).optional(),
 });
 export type ListDramasBody = z.infer<typeof listDramasBodySchema>;
 export const createDramaBodySchema = z.object({
   site_id: idSchema,
-  external_id: z.string().trim().min(1).max(64),
-  name: z.string().trim().min(1).max(128),
+  external_id: text().trim().min(1).max(64),
+  name: text().trim().min(1).max(128),
   language: languageSchema,
   episode_count: z.number().int().min(1).max(10_000),
-  cover_url: z.string().trim().url().max(1000).nullable().optional(),
+  cover_url: httpUrl().nullable().optional(),
   tags: tagsSchema.optional(),
   test_status: dramaTestStatusSchema.optional(),
 });
@@ -341,17 +352,17 @@ export const listProductsBodySchema = pageBodySchema.extend({
   sort_field: z.enum(['id', 'name', 'price', 'created_at']).optional(),
   keyword,
   site_id: idSchema.optional(),
-  tag: z.string().trim().max(32).optional(),
+  tag: text().trim().max(32).optional(),
 });
 export type ListProductsBody = z.infer<typeof listProductsBodySchema>;
 export const createProductBodySchema = z.object({
   site_id: idSchema,
-  external_id: z.string().trim().min(1).max(64),
-  name: z.string().trim().min(1).max(128),
-  url: z.string().trim().url().max(1000),
+  external_id: text().trim().min(1).max(64),
+  name: text().trim().min(1).max(128),
+  url: httpUrl(),
   price: z.number().min(0).max(1_000_000),
-  currency: z.string().trim().toUpperCase().length(3),
-  cover_url: z.string().trim().url().max(1000).nullable().optional(),
+  currency: text().trim().toUpperCase().length(3),
+  cover_url: httpUrl().nullable().optional(),
   tags: tagsSchema.optional(),
 });
 export type CreateProductBody = z.infer<typeof createProductBodySchema>;
@@ -364,8 +375,8 @@ export type EditProductBody = z.infer<typeof editProductBodySchema>;
  */
 export const importCatalogBodySchema = z.object({
   site_id: idSchema,
-  filename: z.string().trim().min(1).max(200).regex(/\.(csv|xlsx)$/i, 'catalog_file'),
-  content_base64: z.string().min(1).max(14_000_000),
+  filename: text().trim().min(1).max(200).regex(/\.(csv|xlsx)$/i, 'catalog_file'),
+  content_base64: text().min(1).max(14_000_000),
   dry_run: flagInput.optional(),
 });
 export type ImportCatalogBody = z.infer<typeof importCatalogBodySchema>;

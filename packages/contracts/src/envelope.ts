@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './text.ts';
 
 /** Envelope schema for a given data schema (OpenAPI and client-side checks). */
 export function envelope<T extends z.ZodType>(data: T) {
@@ -26,7 +27,7 @@ export const flagInput = z.union([z.boolean(), z.literal(0), z.literal(1)]).tran
 export const pageBodySchema = z.object({
   page: numberInput(z.number().int().min(1).max(1_000_000)).default(1),
   page_size: numberInput(z.number().int().min(1).max(500)).default(20),
-  sort_field: z.string().trim().max(64).optional(),
+  sort_field: text().trim().max(64).optional(),
   sort_order: sortOrderSchema.optional(),
 });
 export type PageBody = z.infer<typeof pageBodySchema>;

@@ -6,3 +6,5 @@ export * from './messages.ts';
 export * from './assets.ts';
 export * from './jobs.ts';
 export * from './materials.ts';
+export * from './metrics.ts';
+export * from './text.ts';

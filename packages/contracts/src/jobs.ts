@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { flagInput, idBodySchema, pageBodySchema } from './envelope.ts';
 import { listTasksBodySchema, taskSchema, taskStatusSchema } from './assets.ts';
+import { text } from './text.ts';
 
 /**
  * Scheduled jobs (/admin/sys/cron, 定时任务) and the task list people follow for long actions.
@@ -9,8 +10,7 @@ import { listTasksBodySchema, taskSchema, taskStatusSchema } from './assets.ts';
  */
 
 /** Job names are kebab-case (STYLE.md §2). */
-export const jobNameSchema = z
-  .string()
+export const jobNameSchema = text()
   .trim()
   .min(1)
   .max(64)
@@ -20,8 +20,7 @@ export const jobNameSchema = z
  * A five-field cron expression (minute hour day-of-month month day-of-week), evaluated in UTC.
  * The shape is checked here; the server checks that the fields make sense.
  */
-export const cronExpressionSchema = z
-  .string()
+export const cronExpressionSchema = text()
   .trim()
   .max(100)
   .regex(/^\S+(\s+\S+){4}$/, 'cron');
@@ -74,7 +73,7 @@ export const JOB_RUN_SORT_FIELDS = ['id', 'queued_at', 'started_at', 'finished_a
 /** /sys-cron/runs: the run history of every job (or one; an empty name is no filter, as a cleared form sends it). */
 export const listJobRunsBodySchema = pageBodySchema.extend({
   sort_field: z.enum(JOB_RUN_SORT_FIELDS).optional(),
-  name: z.string().trim().max(64).optional(),
+  name: text().trim().max(64).optional(),
   status: taskStatusSchema.optional(),
 });
 export type ListJobRunsBody = z.infer<typeof listJobRunsBodySchema>;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { idSchema, pageBodySchema } from './envelope.ts';
 import { platformSchema } from './session.ts';
 import { assignModeSchema } from './assets.ts';
+import { daySchema, text } from './text.ts';
 
 /**
  * Materials (素材管理): video and image files uploaded with the tus 1.0 protocol at
@@ -11,9 +12,9 @@ import { assignModeSchema } from './assets.ts';
  * Upload (any tus 1.0 client): `POST /api/material/tus` with `Authorization: Bearer <token>`,
  * `Upload-Length` and `Upload-Metadata` carrying `filename`, `filetype` and `platform` (dj|ec),
  * optionally `drama_id`, `product_id`, `language`, `editor_id`, `tags` (comma-separated) and
- * `remark`; then `PATCH` chunks. The answer to the last PATCH (HTTP 200) carries the result of
- * /materials/upload_result in its body (the envelope); a client that lost it asks again, or sends
- * HEAD, which answers Upload-Offset = Upload-Length for a finished upload.
+ * `remark`; then `PATCH` chunks. Every PATCH, the last one too, is answered 204 with no body
+ * (tus 1.0); once the last one is, /materials/upload_result says what became of the file. HEAD
+ * answers Upload-Offset = Upload-Length for a finished upload (a client that lost the last answer).
  *
  * Refusals use tus status codes with a plain-text message in the caller's language
  * (Accept-Language): 400 bad or missing metadata, Upload-Length or deferred length; 413 over
@@ -26,7 +27,7 @@ export const MATERIAL_TUS_PATH = '/api/material/tus';
 
 const ids = z.array(idSchema).min(1).max(500);
 const ref = z.object({ id: z.number().int(), name: z.string() });
-const keyword = z.string().trim().max(100).optional();
+const keyword = text().trim().max(100).optional();
 const iso = z.string();
 const nullableIso = z.string().nullable();
 
@@ -44,8 +45,8 @@ export const MATERIAL_MIME_TYPES = ['video/mp4', 'video/quicktime', 'video/webm'
 /** Languages offered for materials and dramas (ISO 639-1; the list is a suggestion, not a limit). */
 export const MATERIAL_LANGUAGES = ['zh', 'en', 'es', 'pt', 'id', 'th', 'vi', 'ja', 'ko', 'ar', 'fr', 'de', 'ru', 'tr', 'it', 'ms', 'tl', 'hi'] as const;
 
-const languageSchema = z.string().trim().min(2).max(16);
-const tagSchema = z.string().trim().min(1).max(32);
+const languageSchema = text().trim().min(2).max(16);
+const tagSchema = text().trim().min(1).max(32);
 const tagsSchema = z.array(tagSchema).max(30);
 
 /**
@@ -112,12 +113,12 @@ export const listMaterialsBodySchema = pageBodySchema.extend({
   product_id: idSchema.optional(),
   editor_id: idSchema.optional(),
   uploader_id: idSchema.optional(),
-  language: z.string().trim().max(16).optional(),
+  language: text().trim().max(16).optional(),
   /** Materials having every one of these tags. */
   tags: z.array(tagSchema).max(10).optional(),
   /** Upload date, inclusive, YYYY-MM-DD in the reporting timezone. */
-  date_from: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'date').optional(),
-  date_to: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'date').optional(),
+  date_from: daySchema.optional(),
+  date_to: daySchema.optional(),
   push: pushFilterSchema.optional(),
   /** With `push`: only pushes to this ad account count. */
   ad_account_id: idSchema.optional(),
@@ -127,13 +128,13 @@ export type ListMaterialsBody = z.infer<typeof listMaterialsBodySchema>;
 /** Edit one material. Omitted fields stay; null clears. */
 export const editMaterialBodySchema = z.object({
   id: idSchema,
-  file_name: z.string().trim().min(1).max(255).optional(),
+  file_name: text().trim().min(1).max(255).optional(),
   drama_id: idSchema.nullable().optional(),
   product_id: idSchema.nullable().optional(),
   language: languageSchema.nullable().optional(),
   editor_id: idSchema.nullable().optional(),
   tags: tagsSchema.optional(),
-  remark: z.string().trim().max(500).optional(),
+  remark: text().trim().max(500).optional(),
 });
 export type EditMaterialBody = z.infer<typeof editMaterialBodySchema>;
 
@@ -146,18 +147,18 @@ export const batchEditMaterialsBodySchema = z.object({
   editor_id: idSchema.nullable().optional(),
   tags: tagsSchema.optional(),
   tags_mode: assignModeSchema.optional(),
-  remark: z.string().trim().max(500).optional(),
+  remark: text().trim().max(500).optional(),
 });
 export type BatchEditMaterialsBody = z.infer<typeof batchEditMaterialsBodySchema>;
 
 export const deleteMaterialsBodySchema = z.object({ ids });
 
 /** Before uploading: is a file with this content already in the library? */
-export const checkMaterialHashBodySchema = z.object({ md5: z.string().regex(/^[0-9a-f]{32}$/, 'md5') });
+export const checkMaterialHashBodySchema = z.object({ md5: text().regex(/^[0-9a-f]{32}$/, 'md5') });
 export const checkMaterialHashResultSchema = z.object({ material: materialSchema.nullable() });
 
 /** /materials/upload_result: what became of a finished tus upload (`upload_id` is the last part of its URL). */
-export const uploadResultBodySchema = z.object({ upload_id: z.string().trim().min(1).max(128).regex(/^[A-Za-z0-9_-]+$/, 'upload_id') });
+export const uploadResultBodySchema = z.object({ upload_id: text().trim().min(1).max(128).regex(/^[A-Za-z0-9_-]+$/, 'upload_id') });
 export const uploadResultSchema = z.object({
   /** created: a new material; duplicate: the same content was already there (the upload was discarded). */
   status: z.enum(['created', 'duplicate']),

@@ -56,6 +56,7 @@ export const errorMessages = {
   OAUTH_STATE_INVALID: { zh: '授权链接无效、已使用或已过期（10 分钟内有效），请重新发起授权', en: 'The authorization link is invalid, used or expired (it lasts 10 minutes). Start again.' },
   OAUTH_DENIED: { zh: '已在 Facebook 取消授权', en: 'The authorization was cancelled on Facebook.' },
   OAUTH_FAILED: { zh: '授权失败：{reason}', en: 'Authorization failed: {reason}' },
+  OAUTH_BROWSER_MISMATCH: { zh: '授权须在发起授权的同一浏览器中完成，请在本浏览器中重新点击“授权新个号”', en: 'The authorization must be finished in the browser that started it. Click "Connect a new account" again in this browser.' },
   PLATFORM_NOT_CONFIGURED: { zh: '未配置广告平台连接', en: 'The ad platform connection is not configured.' },
   PLATFORM_ERROR: { zh: '广告平台返回错误：{reason}', en: 'The ad platform answered with an error: {reason}' },
   PLATFORM_RATE_LIMITED: { zh: '广告平台调用过于频繁，请稍后再试', en: 'The ad platform is limiting calls. Try again later.' },
@@ -76,10 +77,20 @@ export const errorMessages = {
   CATALOG_UNREADABLE: { zh: '无法读取文件，请确认是 .csv（UTF-8 或 GBK）或 .xlsx 文件：{reason}', en: 'The file cannot be read; use a .csv (UTF-8 or GBK) or .xlsx file: {reason}' },
   CATALOG_EMPTY: { zh: '文件中没有数据行（第 1 行是表头）', en: 'The file has no data rows (row 1 is the header).' },
   CATALOG_MISSING_COLUMNS: { zh: '表头缺少列：{columns}', en: 'The header lacks the columns: {columns}' },
-  CATALOG_TOO_MANY_ROWS: { zh: '一次最多导入 {max} 行', en: 'At most {max} rows can be imported at once.' },
   CATALOG_DUPLICATE_ROW: { zh: 'ID「{external_id}」与第 {row} 行重复', en: 'The id "{external_id}" repeats row {row}.' },
   CATALOG_NOT_A_NUMBER: { zh: '应为数字，实际是「{value}」', en: 'Must be a number, got "{value}".' },
   CATALOG_UNKNOWN_STATUS: { zh: '未知的测试状态「{value}」，可用：{values}', en: 'Unknown test status "{value}"; use one of: {values}' },
+  // Imported spreadsheets (lib/import-file.ts) and exports (lib/xlsx.ts).
+  IMPORT_UNREADABLE: { zh: '无法读取文件，请确认是 .csv（UTF-8 或 GBK）或 .xlsx 文件：{reason}', en: 'The file cannot be read; use a .csv (UTF-8 or GBK) or .xlsx file: {reason}' },
+  IMPORT_TOO_LARGE: { zh: '文件解压后超过 {max}，请拆分成多个文件分别导入', en: 'The file unpacks to more than {max}; split it into smaller files.' },
+  IMPORT_TOO_MANY_ROWS: { zh: '一次最多导入 {max} 行，请拆分文件', en: 'At most {max} rows can be imported at once; split the file.' },
+  IMPORT_TOO_MANY_COLUMNS: { zh: '最多读取 {max} 列，单元格 {cell} 超出范围', en: 'At most {max} columns are read; the cell {cell} is beyond them.' },
+  IMPORT_CELL_TOO_LONG: { zh: '单元格 {cell} 超过 {max} 个字符', en: 'The cell {cell} has more than {max} characters.' },
+  IMPORT_ROW_TOO_LONG: { zh: '第 {row} 行有超过 {max} 个字符的单元格', en: 'Row {row} has a cell of more than {max} characters.' },
+  EXPORT_TOO_MANY_ROWS: {
+    zh: '符合条件的数据超过 {max} 行，超出一次导出的上限，请缩小筛选范围后再导出',
+    en: 'More than {max} rows match, more than one export holds. Narrow the filters and export again.',
+  },
   // Scheduled jobs and tasks (jobs.ts).
   JOB_NOT_FOUND: { zh: '定时任务「{name}」不存在', en: 'There is no job named "{name}".' },
   CRON_INVALID: { zh: '定时表达式无效：应为 5 段（分 时 日 月 周，UTC），例如 0 3 * * *', en: 'Invalid schedule: use 5 cron fields (minute hour day month weekday, UTC), e.g. 0 3 * * *' },
@@ -111,6 +122,23 @@ export const errorMessages = {
   UPLOAD_CONTENT_REFUSED: { zh: '文件内容不是支持的视频或图片（实际为 {detected}），已丢弃', en: 'The file content is not a supported video or image (it is {detected}); the upload was discarded.' },
   UPLOAD_CORRUPT: { zh: '文件已损坏或不完整，无法读取（{reason}），已丢弃', en: 'The file is corrupt or incomplete and cannot be read ({reason}); the upload was discarded.' },
   UPLOAD_PROCESSING_FAILED: { zh: '处理上传的文件时出错，已丢弃，请重新上传', en: 'Processing the uploaded file failed; the upload was discarded. Upload it again.' },
+  UPLOAD_TOO_MANY_OPEN: {
+    zh: '您已有 {count} 个未完成的上传（上限 {max} 个），请先完成或取消一些再上传；未完成的上传 7 天后自动清除',
+    en: 'You have {count} unfinished uploads (at most {max}). Finish or cancel some before starting more; unfinished uploads are removed after 7 days.',
+  },
+  UPLOAD_QUOTA_EXCEEDED: {
+    zh: '您未完成的上传共 {reserved}，加上此文件（{size}）将超过上限 {max}，请先完成或取消一些再上传',
+    en: 'Your unfinished uploads take {reserved}; with this file ({size}) they would pass the limit of {max}. Finish or cancel some first.',
+  },
+  UPLOAD_DISK_FULL: {
+    zh: '服务器磁盘空间不足（剩余 {free}），暂时不能接收 {size} 的文件，请联系管理员',
+    en: 'The server is low on disk space ({free} free) and cannot take a file of {size} now. Contact an administrator.',
+  },
+  UPLOAD_CHECK_TIMEOUT: { zh: '检查文件超时（超过 {seconds} 秒），已丢弃', en: 'Checking the file took longer than {seconds} s; the upload was discarded.' },
+  MATERIAL_NOT_EDITABLE: {
+    zh: '素材「{name}」属于其他部门：您上传过相同的文件，可以查看和推送它，但不能修改或删除',
+    en: 'The material "{name}" belongs to another department: you uploaded the same file, so you can view and push it, but not change or delete it.',
+  },
   SIGNED_URL_INVALID: { zh: '链接无效或已过期，请刷新页面后重试', en: 'The link is invalid or has expired. Reload the page and try again.' },
   // Job progress and results (jobs/runner.ts and the jobs of the features). Stored in both languages
   // in job_runs (message/message_en, error/error_en) and personal_accounts.last_sync_error(_en);
@@ -120,6 +148,7 @@ export const errorMessages = {
   JOB_TIMED_OUT: { zh: '运行超时（{seconds} 秒）', en: 'Timed out after {seconds} s' },
   JOB_FAILED: { zh: '运行失败', en: 'The run failed' },
   JOB_CONTINUATION_NOT_QUEUED: { zh: '{message}（续跑未能排队：{error}）', en: '{message} (the continuation could not be queued: {error})' },
+  JOB_PROCESS_LOST: { zh: '运行中断：运行它的服务进程已停止', en: 'Interrupted: the server process running it stopped' },
   JOB_PUSH_NOTHING: { zh: '没有待推送的素材', en: 'No materials waiting to be pushed' },
   JOB_PUSH_DONE: { zh: '已完成 {ready} 个', en: '{ready} done' },
   JOB_PUSH_DONE_PROCESSING: { zh: '已完成 {ready} 个，平台处理中 {processing} 个', en: '{ready} done, {processing} being processed by the platform' },
@@ -146,6 +175,13 @@ export const errorMessages = {
   JOB_SYNC_RESUMING: { zh: '从断点继续', en: 'Continuing where it stopped' },
   JOB_TOKENS_CHECKED: { zh: '有效 {valid}，即将过期 {expiring}，失效 {invalid}', en: 'Valid {valid}, expiring {expiring}, invalid {invalid}' },
   JOB_TOKENS_FAILED: { zh: '令牌检查失败：{error}', en: 'Token check failed: {error}' },
+  // Leadership and wider scopes (issue 11): only managers grant them; nobody manages a wider scope than their own.
+  CANNOT_GRANT_LEADER: { zh: '只有管理员可以设置负责人身份', en: 'Only managers can make someone a leader.' },
+  CANNOT_APPOINT_LEADER: { zh: '只有管理员可以任命部门负责人（任命会赋予其负责人身份）', en: 'Only managers can appoint a department leader (the appointment makes them a leader).' },
+  CANNOT_MANAGE_WIDER_SCOPE: { zh: '该用户的数据范围比您的更大（负责人、管理员或可查看全公司授权资产），只有管理员可以管理', en: 'This user sees more than you do (a leader, a manager, or company-wide authorization assets); only managers can manage them.' },
+  CANNOT_SET_ASSET_SCOPE: { zh: '只有管理员可以让角色查看全公司的授权资产', en: 'Only managers can give a role the company’s authorization assets.' },
+  CANNOT_GRANT_ASSET_SCOPE: { zh: '不能授予查看全公司授权资产的角色：{roles}', en: 'You cannot grant roles that see the company’s authorization assets: {roles}' },
+  ROLE_HELD_OUTSIDE_SCOPE: { zh: '角色「{name}」有 {count} 名成员不在您管理的范围内，只有管理员可以修改或删除它', en: 'The role "{name}" has {count} members outside the people you manage; only managers can change or delete it.' },
 } as const satisfies Record<string, Record<Lang, string>>;
 
 export type ErrorKey = keyof typeof errorMessages;
@@ -225,6 +261,8 @@ export function issueMessage(issue: IssueLike, lang: Lang): string {
   const zh = lang === 'zh';
   const str = issue.origin === 'string';
   const arr = issue.origin === 'array';
+  // text.ts: a character no field takes.
+  if (issue.message === 'text_chars') return zh ? '不能包含 NUL 控制字符或无效的 Unicode 字符' : 'Must not contain NUL or invalid Unicode characters';
   switch (issue.code) {
     case 'invalid_type':
       if (issue.message.includes('received undefined')) return zh ? '必填' : 'Required';
@@ -240,7 +278,9 @@ export function issueMessage(issue: IssueLike, lang: Lang): string {
       return zh ? `不能大于 ${String(issue.maximum)}` : `Must be at most ${String(issue.maximum)}`;
     case 'invalid_format':
       if (issue.message === 'md5') return zh ? '应为 32 位小写 MD5 值' : 'Must be a 32-character lower-case MD5 hex';
-      if (issue.message === 'date') return zh ? '应为日期 YYYY-MM-DD' : 'Must be a date YYYY-MM-DD';
+      if (issue.message === 'date') return zh ? '应为存在的日期 YYYY-MM-DD' : 'Must be a real date YYYY-MM-DD';
+      if (issue.message === 'datetime') return zh ? '应为存在的时间，ISO 8601 格式并带时区，例如 2026-03-01T08:00:00Z' : 'Must be a real time in ISO 8601 with a time zone, e.g. 2026-03-01T08:00:00Z';
+      if (issue.message === 'http_url') return zh ? '应为以 http:// 或 https:// 开头的完整链接' : 'Must be a full link starting with http:// or https://';
       if (issue.message === 'upload_id') return zh ? '应为上传地址的最后一段（字母、数字、_ 或 -）' : 'Must be the last part of the upload URL (letters, digits, _ or -)';
       if (issue.message === 'account_chars')
         return zh ? '只能包含字母、数字和 _ . @ -' : 'Only letters, digits and _ . @ - are allowed';

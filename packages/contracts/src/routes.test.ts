@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { derivePaths } from './paths.ts';
+import { derivePaths, groupWithPages, withAncestors } from './paths.ts';
 import { ADMIN_PATHS, allRoutes, ancestorsOf, REGULAR_PATHS, routeByPath, routeTable } from './routes.ts';
 
 describe('route table (SPEC.md §2)', () => {
@@ -81,11 +81,31 @@ describe('derivePaths (API.md "Session")', () => {
     expect(derivePaths(0, ['/sys/role', '/index', '/sys/role'])).toEqual(['/index', '/sys', '/sys/role']);
   });
 
-  it('expands a granted group to its whole subtree', () => {
-    expect(derivePaths(0, ['/sys'])).toEqual(['/sys', '/sys/accounts', '/sys/department', '/sys/role']);
+  it('grants exactly the listed paths: a group path alone is the group entry, not its pages (SPEC.md §6)', () => {
+    expect(derivePaths(0, ['/sys'])).toEqual(['/sys']);
+    const paths = derivePaths(0, ['/advertising', '/advertising/user']);
+    expect(paths).toEqual(['/advertising', '/advertising/user']);
+    expect(paths).not.toContain('/advertising/post');
+    // A page brings its group along even when the group is not stored.
+    expect(derivePaths(0, ['/analyse/performance-month'])).toEqual(['/analyse', '/analyse/performance-month']);
   });
 
   it('drops unknown and admin paths', () => {
     expect(derivePaths(0, ['/admin/index', '/admin', '/hack', '/index'])).toEqual(['/index']);
+  });
+});
+
+describe('what the role editor stores', () => {
+  it('adds the ancestors of each checked page, once, in route-table order, dropping unknown paths', () => {
+    expect(withAncestors(['/sys/role', '/index', '/auth/pixel', '/sys/accounts', '/nope'])).toEqual(['/index', '/auth', '/auth/pixel', '/sys', '/sys/accounts', '/sys/role']);
+    expect(withAncestors([])).toEqual([]);
+  });
+
+  it('stores a whole group as the group and every page below it', () => {
+    expect(groupWithPages('/sys')).toEqual(['/sys', '/sys/accounts', '/sys/department', '/sys/role']);
+    expect(groupWithPages('/index')).toEqual(['/index']);
+    expect(groupWithPages('/nope')).toEqual([]);
+    // What it stores grants what it lists.
+    expect(derivePaths(0, groupWithPages('/operation'))).toEqual(['/operation', '/operation/auth', '/operation/account']);
   });
 });

@@ -1,16 +1,16 @@
 import { z } from 'zod';
 import { idSchema, numberInput, pageBodySchema } from './envelope.ts';
-import { md5HexSchema, platformSchema } from './session.ts';
+import { assetScopeSchema, md5HexSchema, platformSchema } from './session.ts';
+import { text } from './text.ts';
 
 export const userStatusSchema = z.enum(['enabled', 'disabled']);
 export type UserStatus = z.infer<typeof userStatusSchema>;
 
 const flag = z.union([z.literal(0), z.literal(1)]);
-const nameSchema = z.string().trim().min(1).max(32);
-const remarkSchema = z.string().trim().max(200);
+const nameSchema = text().trim().min(1).max(32);
+const remarkSchema = text().trim().max(200);
 
-export const accountNameSchema = z
-  .string()
+export const accountNameSchema = text()
   .trim()
   .min(2)
   .max(32)
@@ -40,8 +40,8 @@ export const SYS_USER_SORT_FIELDS = ['id', 'account', 'name', 'login_at', 'creat
 
 export const listUsersBodySchema = pageBodySchema.extend({
   sort_field: z.enum(SYS_USER_SORT_FIELDS).optional(),
-  account: z.string().trim().max(64).optional(),
-  name: z.string().trim().max(64).optional(),
+  account: text().trim().max(64).optional(),
+  name: text().trim().max(64).optional(),
   department_id: idSchema.optional(),
   role_id: idSchema.optional(),
   is_admin: z.union([z.literal(0), z.literal(1), z.literal(9)]).optional(),
@@ -79,9 +79,16 @@ export type EditUserBody = z.infer<typeof editUserBodySchema>;
 
 export const createUserResultSchema = z.object({ id: z.number().int(), new_passwd: z.string().optional() });
 
+/**
+ * Who a picker looks for. Without `purpose`: the people the caller may see or act for (their data
+ * scope, whom they may assign assets to, the people of the departments they manage). `editor`:
+ * also everyone who may work on materials (holds /material/upload), to credit a material's editor.
+ */
+export const simpleListPurposeSchema = z.enum(['editor']);
 export const simpleListBodySchema = z
-  .object({ keyword: z.string().trim().max(64).optional(), department_id: idSchema.optional() })
+  .object({ keyword: text().trim().max(64).optional(), department_id: idSchema.optional(), purpose: simpleListPurposeSchema.optional() })
   .optional();
+export type SimpleListBody = z.infer<typeof simpleListBodySchema>;
 export const simpleUserSchema = z.object({ id: z.number().int(), account: z.string(), name: z.string() });
 export type SimpleUser = z.infer<typeof simpleUserSchema>;
 
@@ -89,6 +96,9 @@ export const batchSaveUserRoleBodySchema = z.object({
   user_ids: z.array(idSchema).min(1).max(500),
   role_ids: z.array(idSchema).max(100),
 });
+
+/** A department above the part of the tree a non-manager sees: named, never shown as a node. */
+export const departmentRefSchema = z.object({ id: z.number().int(), name: z.string() });
 
 /** A node of /sys-departments/tree. */
 export interface DepartmentNode {
@@ -100,6 +110,11 @@ export interface DepartmentNode {
   leader_name: string | null;
   member_count: number;
   children: DepartmentNode[];
+  /**
+   * Only on the roots of a non-manager's tree (their managed subtree): the departments above it,
+   * top first, to show as its path (read-only). Managers get the whole tree, without it.
+   */
+  ancestors?: { id: number; name: string }[];
 }
 export const departmentNodeSchema: z.ZodType<DepartmentNode> = z.lazy(() =>
   z.object({
@@ -111,6 +126,7 @@ export const departmentNodeSchema: z.ZodType<DepartmentNode> = z.lazy(() =>
     leader_name: z.string().nullable(),
     member_count: z.number().int(),
     children: z.array(departmentNodeSchema),
+    ancestors: z.array(departmentRefSchema).optional(),
   }),
 );
 
@@ -129,7 +145,11 @@ export const roleSchema = z.object({
   id: z.number().int(),
   name: z.string(),
   remark: z.string(),
+  /** Exactly the paths it grants (SPEC.md §6); a group path alone grants the group entry, not its pages. */
   paths: z.array(z.string()),
+  asset_scope: assetScopeSchema,
+  /** Whether the caller may edit or delete it (what it grants, and who holds it, are within their reach). */
+  editable: z.boolean(),
   member_count: z.number().int(),
   created_at: z.string(),
   updated_at: z.string(),
@@ -139,15 +159,17 @@ export type Role = z.infer<typeof roleSchema>;
 export const ROLE_SORT_FIELDS = ['id', 'name', 'member_count', 'created_at', 'updated_at'] as const;
 export const listRolesBodySchema = pageBodySchema.extend({
   sort_field: z.enum(ROLE_SORT_FIELDS).optional(),
-  name: z.string().trim().max(64).optional(),
+  name: text().trim().max(64).optional(),
 });
 export type ListRolesBody = z.infer<typeof listRolesBodySchema>;
 
-const rolePathsSchema = z.array(z.string().max(100)).max(200);
+const rolePathsSchema = z.array(text().max(100)).max(200);
 export const createRoleBodySchema = z.object({
   name: nameSchema,
   remark: remarkSchema.optional(),
   paths: rolePathsSchema,
+  /** Default `own`; on edit, absent keeps the stored value. */
+  asset_scope: assetScopeSchema.optional(),
 });
 export type CreateRoleBody = z.infer<typeof createRoleBodySchema>;
 export const editRoleBodySchema = createRoleBodySchema.extend({ id: idSchema });

@@ -39,9 +39,13 @@ export function defaultSettings(): SimSettings {
     video_processing_seconds: 120,
     report_run_seconds: 30,
     video_chunk_bytes: 4 * 1024 * 1024,
-    copy_sync_limit: 51,
+    copy_sync_limit: 3,
     require_appsecret_proof: false,
     rate_limits: structuredClone(DEFAULT_RATE_LIMITS),
+    async_batch_seconds: 10,
+    webhook_retry_base_ms: 1000,
+    webhook_max_attempts: 8,
+    webhook_timeout_ms: 5000,
   };
 }
 

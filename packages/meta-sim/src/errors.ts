@@ -96,6 +96,8 @@ export const SUBCODE = {
   asyncReportFailed: 2490547,
   wrongLevel: 99,
   invalidBreakdowns: 1504041,
+  /** A synchronous copy of more objects than allowed (third-party reports: 100 / 1885194). */
+  copyTooLarge: 1885194,
 } as const;
 
 export const errors = {
@@ -286,6 +288,25 @@ export const errors = {
 
   asyncReportFailed: () =>
     new GraphError({ code: -2, subcode: SUBCODE.asyncReportFailed, message: 'Async report failed', isTransient: true }),
+
+  copyTooLarge: (count: number, limit: number) =>
+    new GraphError({
+      code: 100,
+      subcode: SUBCODE.copyTooLarge,
+      message: withCode(100, 'Invalid parameter'),
+      userTitle: 'Copy Request Too Large',
+      userMsg: `This copy would create ${count} objects; a synchronous copy may create at most ${limit} (the object with its ad sets and ads). Copy fewer objects, or send the copy as an asynchronous batch request (asyncbatch).`,
+    }),
+
+  /** A parameter that another copies edge takes but this one does not [U: Graph's exact text]. */
+  copyParamNotAllowed: (param: string, objectType: string) =>
+    new GraphError({
+      code: 100,
+      message: withCode(100, `Param ${param} is not supported by ${objectType} copies`),
+      data: blame(param),
+    }),
+
+  unknownError: () => new GraphError({ code: 1, message: 'An unknown error occurred', isTransient: true }),
 
   unknownAliases: (ids: string[]) =>
     new GraphError({ code: 803, message: withCode(803, `Some of the aliases you requested do not exist: ${ids.join(',')}`) }),

@@ -39,3 +39,48 @@ export function minorToMajorString(minor: number, currency: string): string {
   if (offset === 1) return String(minor);
   return String(Math.round(minor) / 100);
 }
+
+/** Rough units of the currency per US dollar (1 for unknown codes). */
+export function unitsPerUsd(currency: string): number {
+  return UNITS_PER_USD[currency] ?? 1;
+}
+
+/** Digits after the decimal point in the currency's major unit (0 for JPY, 2 for USD). */
+export function currencyDecimals(currency: string): number {
+  return currencyOffset(currency) === 1 ? 0 : 2;
+}
+
+/**
+ * A shop price in major units ("4.99", "1500") → minor units, or undefined when it is not a
+ * positive decimal with at most the currency's decimals.
+ */
+export function parseMajor(text: string, currency: string): number | undefined {
+  const decimals = currencyDecimals(currency);
+  const m = /^(\d{1,12})(?:\.(\d+))?$/.exec(text);
+  if (!m || (m[2] !== undefined && m[2].length > decimals)) return undefined;
+  const minor = Number(m[1]) * currencyOffset(currency) + (m[2] ? Number(m[2].padEnd(decimals, '0')) : 0);
+  return minor > 0 && Number.isSafeInteger(minor) ? minor : undefined;
+}
+
+/** Minor units → major units with exactly the currency's decimals ("10.00", "1500"). */
+export function formatMajor(minor: number, currency: string): string {
+  const decimals = currencyDecimals(currency);
+  if (decimals === 0) return String(minor);
+  const whole = Math.floor(minor / 100);
+  return `${whole}.${String(minor % 100).padStart(2, '0')}`;
+}
+
+/**
+ * A USD price point as a local shop would print it, in minor units: 9.99 USD → 9.99 EUR-ish
+ * prices end in .99 (EUR 9.99, GBP 7.99), zero-decimal currencies get two significant digits
+ * (JPY 1500, KRW 13000).
+ */
+export function localPrice(usd: number, currency: string): number {
+  const local = usd * unitsPerUsd(currency);
+  if (currencyOffset(currency) === 1) {
+    const step = 10 ** Math.max(0, Math.floor(Math.log10(local)) - 1);
+    return Math.max(1, Math.round(local / step) * step);
+  }
+  if (currency === 'USD') return Math.round(usd * 100);
+  return Math.max(99, Math.ceil(local) * 100 - 1);
+}

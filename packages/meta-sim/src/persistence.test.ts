@@ -41,3 +41,19 @@ describe('persistence', () => {
     await second.close();
   });
 });
+
+describe('sites across a restart', () => {
+  it('keeps a site with its settings, catalog, cursor and stats', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'meta-sim-'));
+    dirs.push(dir);
+    const first = await startSimulator({ port: 0, dataDir: dir, startTime: START, speed: 0, orderIntervalMs: 0 });
+    const body = { webhook_url: 'http://127.0.0.1:9/orders', secret: 'persist-secret', kind: 'shop', currency: 'JPY', timezone: 'Asia/Tokyo', products: [{ external_id: 'P1', price: '1500' }] };
+    const put = await json(await fetch(`${first.url}/__sim/sites/s1`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }));
+    await first.close();
+    const second = await startSimulator({ port: 0, dataDir: dir, orderIntervalMs: 0 });
+    const got = await json(await fetch(`${second.url}/__sim/sites/s1`));
+    expect(got).toEqual(put);
+    expect(got).toMatchObject({ kind: 'shop', currency: 'JPY', products: [{ external_id: 'P1', price: '1500' }], dispatched_until: Date.parse(START) });
+    await second.close();
+  });
+});

@@ -21,6 +21,7 @@ import { insightsEdge, reportRunNode } from './routes/insights.ts';
 import { oauthHandlers, registerOAuthDialog } from './routes/oauth.ts';
 import { pageNode, postNode } from './routes/pages.ts';
 import { accountPixelsEdge, pixelNode } from './routes/pixels.ts';
+import { asyncBatch, asyncSessionNode } from './routes/async-batch.ts';
 import { batch, multiIdRead } from './routes/root.ts';
 import { userNode } from './routes/users.ts';
 import { accountVideosEdge, videoNode } from './routes/videos.ts';
@@ -29,7 +30,8 @@ import type { AdAccountRecord, AdRecord, AdSetRecord, CampaignRecord, SimSetting
 import { SnapshotFile } from './store/persistence.ts';
 import { emptyState, Store } from './store/store.ts';
 import { TokenService } from './tokens.ts';
-import { OrderDispatcher } from './webhooks/orders.ts';
+import { OrderDispatcher } from './webhooks/dispatcher.ts';
+import { normaliseSite } from './webhooks/sites.ts';
 
 export interface SimulatorOptions {
   /** 0 = a random free port. Default 4010. */
@@ -75,7 +77,8 @@ interface Snapshot {
 
 function restoreState(saved: SimState): SimState {
   // Settings added in later versions get their defaults.
-  return { ...emptyState(), ...saved, settings: { ...defaultSettings(), ...saved.settings } };
+  const sites = Object.fromEntries(Object.entries(saved.sites ?? {}).map(([id, site]) => [id, normaliseSite(site)]));
+  return { ...emptyState(), ...saved, sites, settings: { ...defaultSettings(), ...saved.settings } };
 }
 
 /** Starts the Graph API simulator on a real HTTP port. */
@@ -149,6 +152,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   registry.add(videoNode());
   registry.add(creativeNode());
   registry.add(reportRunNode());
+  registry.add(asyncSessionNode());
   registry.add(
     accountNode(registry, {
       campaigns: accountCampaignsEdge(registry),
@@ -199,7 +203,12 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     }
     return pipeline.handle(request);
   };
-  const pipeline = createPipeline(sim, registry, oauthHandlers, { get: multiIdRead(registry), post: batch(runBatchItem) });
+  const runBatch = batch(runBatchItem);
+  const runAsyncBatch = asyncBatch(runBatchItem);
+  const pipeline = createPipeline(sim, registry, oauthHandlers, {
+    get: multiIdRead(registry),
+    post: (ctx, request) => (ctx.params.has('asyncbatch') ? runAsyncBatch(ctx, request) : runBatch(ctx, request)),
+  });
 
   const orders = new OrderDispatcher(sim);
   const app = await buildHttpServer({
@@ -214,6 +223,8 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
         onReset: () => {
           sim.delivery.clearCache();
           activeAdsCache.clear();
+          // Delivery history changed: the sites' events are generated again from their cursors.
+          orders.resetRuntimes();
         },
       }),
     ],
@@ -238,7 +249,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     async close() {
       if (closed) return;
       closed = true;
-      orders.stop();
+      await orders.stop();
       await app.close();
       snapshotFile?.close();
     },

@@ -1,6 +1,7 @@
 // Time zones and the Graph API's time formats. Ad accounts live in their own zone: object
 // times are printed with that zone's offset and Insights days are that zone's calendar days.
 
+export const MINUTE_MS = 60_000;
 export const HOUR_MS = 3_600_000;
 export const DAY_MS = 24 * HOUR_MS;
 
@@ -79,12 +80,20 @@ export function localHour(ms: number, timeZone: string): number {
   return localParts(ms, timeZone).hour;
 }
 
+const dayStarts = new Map<string, number>();
+
 /** The instant a local date starts (00:00 local; DST-safe by iterating on the offset). */
 export function startOfLocalDay(date: string, timeZone: string): number {
+  // Pure and asked for every owner-day of every report: remember the answers (Intl is slow).
+  const key = `${timeZone}|${date}`;
+  const hit = dayStarts.get(key);
+  if (hit !== undefined) return hit;
   const [y, m, d] = date.split('-').map(Number) as [number, number, number];
   const utcMidnight = Date.UTC(y, m - 1, d);
   let guess = utcMidnight - offsetMinutes(utcMidnight, timeZone) * 60_000;
   guess = utcMidnight - offsetMinutes(guess, timeZone) * 60_000;
+  if (dayStarts.size >= 100_000) dayStarts.clear();
+  dayStarts.set(key, guess);
   return guess;
 }
 
@@ -125,4 +134,32 @@ export function parseGraphTime(value: unknown): number | undefined {
   const normalised = text.replace(/([+-]\d{2})(\d{2})$/, '$1:$2');
   const ms = Date.parse(/[zZ]|[+-]\d{2}:\d{2}$/.test(normalised) ? normalised : `${normalised}Z`);
   return Number.isNaN(ms) ? undefined : ms;
+}
+
+const offsetCache = new Map<string, number>();
+const QUARTER_HOUR_MS = 15 * 60_000;
+
+/**
+ * The zone's offset, asking Intl once per quarter hour: every zone's offsets are whole
+ * quarter hours and change on them, so the offset is constant within each.
+ */
+function quarterHourOffset(ms: number, timeZone: string): number {
+  if (timeZone === 'UTC') return 0;
+  const start = Math.floor(ms / QUARTER_HOUR_MS) * QUARTER_HOUR_MS;
+  const key = `${timeZone}|${start}`;
+  let off = offsetCache.get(key);
+  if (off === undefined) {
+    off = offsetMinutes(start, timeZone);
+    if (offsetCache.size >= 100_000) offsetCache.clear();
+    offsetCache.set(key, off);
+  }
+  return off;
+}
+
+/** `2026-05-01T10:00:00+08:00`: RFC 3339 with the zone's offset (what the company's sites send). */
+export function formatIsoOffset(ms: number, timeZone = 'UTC'): string {
+  const off = quarterHourOffset(ms, timeZone);
+  const d = new Date(Math.floor(ms / 1000) * 1000 + off * 60_000);
+  const abs = Math.abs(off);
+  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}T${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}${off < 0 ? '-' : '+'}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
 }

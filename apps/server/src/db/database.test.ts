@@ -59,6 +59,13 @@ describe(`database (${driver})`, () => {
     expect(await seedDemoCompany(database.db)).toBeNull();
     const leaders = await database.db.selectFrom('departments').select('leader_id').where('leader_id', 'is not', null).execute();
     expect(leaders.length).toBeGreaterThanOrEqual(4);
+    // Roles grant exactly their paths: whole groups are stored with their pages; authorization work sees the company's assets.
+    const roles = Object.fromEntries((await database.db.selectFrom('roles').select(['name', 'paths', 'asset_scope']).execute()).map((r) => [r.name, r]));
+    expect(roles['授权运营']).toMatchObject({ asset_scope: 'company' });
+    expect(roles['授权运营']!.paths).toEqual(expect.arrayContaining(['/auth', '/auth/personage', '/operation', '/operation/auth', '/operation/account']));
+    expect(roles['投手']).toMatchObject({ asset_scope: 'own' });
+    expect(roles['投手']!.paths).toEqual(expect.arrayContaining(['/advertising', '/advertising/post', '/material/upload', '/analyse/landing']));
+    expect(roles['人事']!.paths).toEqual(['/index', '/sys', '/sys/accounts', '/sys/department']);
   });
 
   it('keeps the audit log append-only', async () => {

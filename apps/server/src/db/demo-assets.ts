@@ -97,7 +97,7 @@ export async function seedDemoAssets(deps: DemoAssetsDeps): Promise<string | nul
       return null;
     }
     const ctxOf = (u: typeof owner): RequestContext => {
-      const actor: Actor = { ...u, sessionId: 0, paths: [], pathSet: new Set() };
+      const actor: Actor = { ...u, asset_scope: 'own', sessionId: 0, paths: [], pathSet: new Set() };
       return { actor, ip: '127.0.0.1', requestId: 'demo-seed', lang: 'zh' };
     };
     const secrets = secretBoxFor(db, config.tokenEncryptionKey);

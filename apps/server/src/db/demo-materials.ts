@@ -3,7 +3,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config.ts';
 import { createMaterialService } from '../features/materials/materials.service.ts';
-import { FFMPEG_PATH, runTool } from '../features/materials/media.ts';
+import { createMediaTools, runTool } from '../features/materials/media.ts';
 import { createMaterialStorage } from '../features/materials/storage.ts';
 import type { Jobs } from '../jobs/types.ts';
 import type { Actor, RequestContext } from '../lib/actor.ts';
@@ -112,11 +112,13 @@ export async function seedDemoMaterials(deps: DemoMaterialsDeps): Promise<string
     }
 
     const secrets = secretBoxFor(db, config.tokenEncryptionKey);
+    const media = createMediaTools(config.materials.media);
     const materials = createMaterialService({
       db,
       clock,
       jobs,
       storage: createMaterialStorage(config.materials.storage),
+      media,
       signer: createUrlSigner({ secrets, clock }),
       reportTimezone: config.reportTimezone,
       workDir: path.join(config.materials.uploadDir, '.work'),
@@ -139,7 +141,7 @@ export async function seedDemoMaterials(deps: DemoMaterialsDeps): Promise<string
       }
       const editor = byAccount.get(m.editor) ?? manager;
       const file = path.join(scratch, `${i}${path.extname(m.file)}`);
-      const made = await runTool(FFMPEG_PATH, ffmpegArgs(m, file, i));
+      const made = await runTool(media.ffmpeg.path, ffmpegArgs(m, file, i));
       if (made.code !== 0) throw new Error(`ffmpeg could not make ${m.file}: ${made.stderr.slice(-300)}`);
       const { size } = await fsp.stat(file);
       const result = await materials.ingest(
@@ -167,7 +169,7 @@ export async function seedDemoMaterials(deps: DemoMaterialsDeps): Promise<string
     // Two drama cuts and one e-commerce clip, each to the first two ad accounts of an optimizer of that business.
     const firstAccounts = async (account: string) =>
       (await db.selectFrom('user_ad_accounts as ua').innerJoin('users as u', 'u.id', 'ua.user_id').select('ua.ad_account_id').where('u.account', '=', account).orderBy('ua.ad_account_id').limit(2).execute()).map((r) => r.ad_account_id);
-    const actor: Actor = { ...manager, sessionId: 0, paths: [], pathSet: new Set() };
+    const actor: Actor = { ...manager, asset_scope: 'own', sessionId: 0, paths: [], pathSet: new Set() };
     const ctx: RequestContext = { actor, ip: '127.0.0.1', requestId: 'demo-seed', lang: 'zh' };
     let pushed = 0;
     for (const [ids, account] of [[created.dj.slice(0, 2), 'zhangwei'], [created.ec.slice(0, 1), 'zhaolei']] as const) {

@@ -1,3 +1,4 @@
+import { groupWithPages, withAncestors } from '@ads/contracts';
 import { sql } from 'kysely';
 import type { Db } from './database.ts';
 import { generatePassword, hashPassword, md5Hex } from '../lib/passwords.ts';
@@ -13,11 +14,13 @@ export async function seedDemoCompany(db: Db, password = generatePassword()): Pr
     const any = await trx.selectFrom('departments').select('id').limit(1).executeTakeFirst();
     if (any) return null;
 
-    const role = async (name: string, remark: string, paths: string[]) =>
-      (await trx.insertInto('roles').values({ name, remark, paths }).returning('id').executeTakeFirstOrThrow()).id;
+    // A role grants exactly its paths (SPEC.md §6): a group is stored with all its pages, as the role editor does.
+    const role = async (name: string, remark: string, entries: string[], assetScope: 'own' | 'company' = 'own') =>
+      (await trx.insertInto('roles').values({ name, remark, paths: withAncestors(entries.flatMap(groupWithPages)), asset_scope: assetScope }).returning('id').executeTakeFirstOrThrow()).id;
     const optimizer = await role('投手', '发布与观察广告、看数据', ['/index', '/advertising', '/material', '/analyse']);
     const editor = await role('剪辑师', '上传素材、看素材绩效', ['/index', '/material', '/advertising/video', '/advertising/upload-ec', '/analyse/material', '/analyse/performance', '/analyse/performance-month']);
-    const ops = await role('授权运营', '个号、主页、像素、站点与托管', ['/index', '/auth', '/operation']);
+    // Authorization work looks after the whole company's tokens, pages, pixels and sites, not only their own.
+    const ops = await role('授权运营', '个号、主页、像素、站点与托管（可查看全公司授权资产）', ['/index', '/auth', '/operation'], 'company');
     const hr = await role('人事', '账号与部门', ['/index', '/sys/accounts', '/sys/department']);
 
     const dept = async (name: string, parent: number | null, sort: number) =>

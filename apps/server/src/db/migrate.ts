@@ -5,6 +5,9 @@ import * as m0002 from './migrations/0002_assets.ts';
 import * as m0003 from './migrations/0003_jobs.ts';
 import * as m0004 from './migrations/0004_materials.ts';
 import * as m0005 from './migrations/0005_bilingual_messages.ts';
+import * as m0006 from './migrations/0006_role_scopes.ts';
+import * as m0007 from './migrations/0007_oauth_browser.ts';
+import * as m0008 from './migrations/0008_job_processes.ts';
 
 /** Every migration, in order. Merged migrations are never edited; add a new one instead. */
 const migrations: Record<string, Migration> = {
@@ -13,6 +16,9 @@ const migrations: Record<string, Migration> = {
   '0003_jobs': m0003,
   '0004_materials': m0004,
   '0005_bilingual_messages': m0005,
+  '0006_role_scopes': m0006,
+  '0007_oauth_browser': m0007,
+  '0008_job_processes': m0008,
 };
 
 /** Brings the schema up to date; Kysely holds an advisory lock so concurrent servers take turns. */

@@ -37,6 +37,8 @@ export interface RolesTable {
   name: string;
   remark: Generated<string>;
   paths: ColumnType<string[], string[] | undefined, string[]>;
+  /** 'company': members see every authorization asset (/auth, /operation) as managers do (migration 0006). */
+  asset_scope: Generated<'own' | 'company'>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -284,6 +286,8 @@ export interface OauthStatesTable {
   expires_at: Timestamp;
   used_at: NullableTimestamp;
   created_at: Timestamp;
+  /** sha256 hex of the starting browser's cookie value (0007_oauth_browser); null on older states, which are refused. */
+  browser_hash: string | null;
 }
 
 export interface DB {
@@ -336,6 +340,12 @@ export interface JobRunsTable {
   queued_at: Timestamp;
   started_at: NullableTimestamp;
   finished_at: NullableTimestamp;
+  /** The job_processes id of the process running (or that last ran) the current attempt (migration 0008). */
+  process_id: string | null;
+  /** enqueue(..., { key }): runs of the job with one key never overlap (migration 0008). */
+  concurrency_key: string | null;
+  /** The run starts no earlier than this, by the job clock (enqueue startAt, a continuation's `at`; migration 0008). */
+  start_at: NullableTimestamp;
 }
 
 export interface JobSettingsTable {
@@ -431,3 +441,20 @@ export interface DB {
 
 export type MaterialRow = Selectable<MaterialsTable>;
 export type MaterialPushRow = Selectable<MaterialPushesTable>;
+
+// ---------------------------------------------------------------------------------------------
+// Job-runner processes (migration 0008_job_processes; jobs/runner.ts). Merged into `DB` like the blocks above.
+
+export interface JobProcessesTable {
+  /** A random id per runner start. */
+  id: string;
+  host: string;
+  pid: number;
+  started_at: Timestamp;
+  /** Database time of the last heartbeat. */
+  last_beat: Timestamp;
+}
+
+export interface DB {
+  job_processes: JobProcessesTable;
+}

@@ -18,7 +18,7 @@ describe('cleanup-sessions', () => {
     const now = new Date('2026-11-01T08:00:00Z');
     const ago = (ms: number) => new Date(now.getTime() - ms);
     const DAY = 24 * 3600 * 1000;
-    const config = testConfig({ sessionIdleMs: 7 * DAY, login: { maxFailures: 5, ipMaxFailures: 30, lockMs: 15 * 60_000, slowdownMs: 0 } });
+    const config = testConfig({ sessionIdleMs: 7 * DAY, login: { maxFailures: 5, accountMaxFailures: 50, ipMaxFailures: 30, lockMs: 15 * 60_000, slowdownMs: 0 } });
     const user = await createUser(db);
 
     const session = (token: string, lastSeen: Date, revoked: Date | null) =>

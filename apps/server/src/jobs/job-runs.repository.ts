@@ -44,6 +44,10 @@ export interface NewManualRun {
   now: Date;
   /** Shown on the queued task (a continuation says when it starts). */
   message?: RunText | null;
+  /** Runs of the job with the same key never overlap (a job with concurrency.perKey). */
+  concurrencyKey?: string | null;
+  /** Starts no earlier than this, by the job clock. */
+  startAt?: Date | null;
 }
 
 /**
@@ -56,8 +60,9 @@ export async function insertManualRun(db: Db, run: NewManualRun): Promise<{ id: 
     const message = textColumns(run.message ?? null);
     // Raw SQL: the conflict target must repeat the index predicate literally for PostgreSQL to infer it.
     const inserted = await sql<{ id: number }>`
-      insert into job_runs (job_name, trigger, created_by, data, status, boss_job_id, singleton_key, queued_at, message, message_en)
-      values (${run.jobName}, 'manual', ${run.createdBy}, ${JSON.stringify(run.data ?? {})}::jsonb, 'queued', ${run.bossJobId}, ${run.singletonKey}, ${run.now}, ${message.zh}, ${message.en})
+      insert into job_runs (job_name, trigger, created_by, data, status, boss_job_id, singleton_key, queued_at, message, message_en, concurrency_key, start_at)
+      values (${run.jobName}, 'manual', ${run.createdBy}, ${JSON.stringify(run.data ?? {})}::jsonb, 'queued', ${run.bossJobId}, ${run.singletonKey}, ${run.now}, ${message.zh}, ${message.en},
+        ${run.concurrencyKey ?? null}, ${run.startAt ?? null})
       on conflict (job_name, singleton_key) where singleton_key is not null and status in ('queued', 'running') do nothing
       returning id`.execute(db);
     if (inserted.rows[0]) return { id: Number(inserted.rows[0].id), reused: false };
@@ -75,11 +80,22 @@ export async function insertManualRun(db: Db, run: NewManualRun): Promise<{ id: 
 }
 
 /** A scheduled run: created when a worker takes the pg-boss job, since the schedule itself inserts no row. */
-export async function insertScheduledRun(db: Db, run: { jobName: string; bossJobId: string; attempt: number; now: Date }) {
+export async function insertScheduledRun(db: Db, run: { jobName: string; bossJobId: string; attempt: number; now: Date; processId: string }) {
   return db
     .insertInto('job_runs')
-    .values({ job_name: run.jobName, trigger: 'schedule', created_by: null, data: JSON.stringify({}), status: 'running', attempt: run.attempt, boss_job_id: run.bossJobId, queued_at: run.now, started_at: run.now })
-    .returning(['id', 'data'])
+    .values({
+      job_name: run.jobName,
+      trigger: 'schedule',
+      created_by: null,
+      data: JSON.stringify({}),
+      status: 'running',
+      attempt: run.attempt,
+      boss_job_id: run.bossJobId,
+      queued_at: run.now,
+      started_at: run.now,
+      process_id: run.processId,
+    })
+    .returning(['id', 'data', 'concurrency_key'])
     .executeTakeFirstOrThrow();
 }
 
@@ -88,16 +104,16 @@ export async function findRunByBossJob(db: Db, bossJobId: string) {
 }
 
 /**
- * Marks a run as started by this attempt. Answers undefined when the run must not start: it was
- * cancelled, or it already ended (a retry of a run whose result was recorded before a crash).
+ * Marks a run as started by this attempt in this process. Answers undefined when the run must not
+ * start: it was cancelled, or it already ended (a retry of a run whose result was recorded before a crash).
  */
-export async function claimRun(db: Db, id: number, attempt: number, now: Date) {
+export async function claimRun(db: Db, id: number, attempt: number, now: Date, processId: string) {
   return db
     .updateTable('job_runs')
-    .set({ status: 'running', attempt, started_at: now, finished_at: null })
+    .set({ status: 'running', attempt, started_at: now, finished_at: null, process_id: processId })
     .where('id', '=', id)
     .where('status', 'in', LIVE_STATUSES)
-    .returning(['id', 'data'])
+    .returning(['id', 'data', 'concurrency_key'])
     .executeTakeFirst();
 }
 
@@ -153,9 +169,22 @@ export async function cancelRun(db: Db, id: number, now: Date) {
   });
 }
 
-/** Which of these runs were cancelled (by a person, possibly through another server). */
-export async function cancelledAmong(db: Db, ids: number[]): Promise<number[]> {
+/** Where these runs stand now: a run may have been cancelled (possibly through another server) or reclaimed from this process. */
+export async function runOwners(db: Db, ids: number[]) {
   if (!ids.length) return [];
-  const rows = await db.selectFrom('job_runs').select('id').where('id', 'in', ids).where('status', '=', 'cancelled').execute();
-  return rows.map((r) => r.id);
+  return db.selectFrom('job_runs').select(['id', 'status', 'attempt', 'process_id']).where('id', 'in', ids).execute();
+}
+
+/**
+ * Promotes runs whose start time has come by the job clock: pg-boss holds them until a start time
+ * counted on database time, which the job clock may have passed sooner (a moved clock, or clocks
+ * that disagree). Only jobs never started are touched: a retry keeps its delay.
+ */
+export async function promoteDueRuns(db: Db, bossSchema: string, now: Date): Promise<number> {
+  const res = await sql`
+    update ${sql.table(`${bossSchema}.job`)} j set start_after = now()
+    from job_runs r
+    where r.status = 'queued' and r.start_at is not null and r.start_at <= ${now}
+      and j.name = r.job_name and j.id = r.boss_job_id::uuid and j.state = 'created' and j.start_after > now()`.execute(db);
+  return Number(res.numAffectedRows ?? 0);
 }

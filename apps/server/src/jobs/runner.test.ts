@@ -1,13 +1,15 @@
+import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
 import PgBoss from 'pg-boss';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Database, Db } from '../db/database.ts';
 import { driver, freshDatabase } from '../test/build-test-app.ts';
 import { createUser } from '../test/factories.ts';
-import { freezableDb, gate, readRun, secondPool, testLog, testRunner, waitForRun } from '../test/jobs.ts';
+import { fixedClock } from '../lib/clock.ts';
+import { FAST, freezableDb, gate, readRun, secondPool, testLog, testRunner, waitForRun } from '../test/jobs.ts';
 import { bossDb } from './boss-db.ts';
 import { BOSS_SCHEMA, type JobRunner } from './runner.ts';
-import { defineJob, type JobContext } from './types.ts';
+import { defineJob, type AnyJobDefinition, type JobContext } from './types.ts';
 
 /**
  * The job engine on the driver under test: pg-boss over our own connection, job_runs as the
@@ -448,45 +450,315 @@ describe('restarts', () => {
     await second.start();
     expect(await waitForRun(db, id, (x) => x.status === 'success')).toMatchObject({ attempt: 2, summary: { calls: 2 }, error: null });
   });
+});
 
-  it('a run of a server that crashed mid-run is retried by the next server after it expires, as attempt 2', async () => {
-    let calls = 0;
+/**
+ * A server killed mid-run (kill -9, power loss) says nothing more: its run stays 'running' and its
+ * pg-boss job 'active', which would block the job (or its key) until the job expires. The next
+ * server puts the run back at once (PGlite: it owns the database) or within the heartbeat window
+ * (PostgreSQL: any live server, once the dead one has missed its beats).
+ */
+describe('orphaned runs', () => {
+  /** A job whose first attempt hangs for good, as a dead server's run does; later attempts succeed. */
+  function hangingJob(name: string, o: { retryLimit?: number } = {}) {
+    const calls: number[] = [];
     const job = defineJob({
-      name: 'restart-crash',
+      name,
       title,
       description: '',
       defaultSchedule: null,
-      expireInSeconds: 1,
-      retryLimit: 2,
-      retryDelaySeconds: 0,
+      // Far beyond the test: whatever brings the run back, it is not pg-boss's expiry.
+      expireInSeconds: 3600,
+      retryLimit: o.retryLimit ?? 2,
+      retryDelaySeconds: 60,
       async run({ progress }) {
-        calls++;
-        await progress(1, 2, `attempt ${calls}`);
-        // The crashed server's run never ends, not even on abort: a dead process says nothing more.
-        if (calls === 1) await new Promise(() => {});
-        return { status: 'success', summary: { calls } };
+        calls.push(calls.length + 1);
+        await progress(1, 2, `attempt ${calls.length}`);
+        if (calls.length === 1) await new Promise(() => {});
+        return { status: 'success', summary: { calls: calls.length } };
       },
     });
-    // The first server talks to the database through a handle the test can cut, and runs no maintenance of its own.
+    return { job, calls };
+  }
+
+  /** Starts a server on a handle the test can cut, has it start a run of `job`, then cuts it off without a graceful stop. */
+  async function crashMidRun(job: AnyJobDefinition, reclaim: 'all-at-start' | 'heartbeat') {
     const link = freezableDb(db);
-    const crashed = testRunner(link.db, [job], { options: { stopTimeoutMs: 50, abortGraceMs: 50, boss: { supervise: false, schedule: false } } });
+    const crashed = testRunner(link.db, [job], { options: { reclaim, stopTimeoutMs: 50, abortGraceMs: 50, boss: { supervise: false, schedule: false } } });
     await crashed.start();
-    const id = await crashed.enqueue('restart-crash', {});
+    const id = await crashed.enqueue(job.name, {});
     await waitForRun(db, id, (x) => x.status === 'running' && x.progress_done === 1);
+    expect((await readRun(db, id))!.process_id).toBe(crashed.processId);
+    // The process dies: no more beats, no more writes. (stop() only ends the timers of this test
+    // object; every query it tries fails, as a dead process's would not even be sent.)
     link.freeze();
+    const crashedAt = performance.now();
     await crashed.stop();
-    // Nothing was recorded after the crash: the row still says attempt 1 is running, pg-boss still has it active.
     const orphan = (await readRun(db, id))!;
     expect(orphan).toMatchObject({ status: 'running', attempt: 1, message: 'attempt 1' });
     expect((await sql<{ state: string }>`select state::text from pgboss.job where id = ${orphan.boss_job_id}::uuid`.execute(db)).rows[0]!.state).toBe('active');
+    return { id, orphan, crashed, crashedAt };
+  }
 
-    // The next server; its maintenance (every second here) expires the orphan, which is then retried.
-    const next = runner([job], { options: { boss: { maintenanceIntervalSeconds: 1 } } });
+  for (const reclaim of ['all-at-start', 'heartbeat'] as const) {
+    it(`${reclaim}: the run of a server killed mid-run starts again ${reclaim === 'all-at-start' ? 'as the next server starts' : 'once the dead server misses its beats'}, as attempt 2, once`, async () => {
+      const { job, calls } = hangingJob(`orphan-${reclaim}`);
+      const { id, orphan, crashed, crashedAt } = await crashMidRun(job, reclaim);
+
+      const log = testLog();
+      const next = runner([job], { log, options: { reclaim } });
+      await next.start();
+      const row = await waitForRun(db, id, (x) => x.status === 'success', 15_000);
+      const tookMs = performance.now() - crashedAt;
+      expect(row).toMatchObject({ attempt: 2, summary: { calls: 2 }, message: null, error: null, process_id: next.processId });
+      expect(calls).toEqual([1, 2]);
+      // At once (all-at-start) or within the 2 s reclaim window, with room for a busy machine: far
+      // from the hour after which the job would expire.
+      expect(tookMs).toBeLessThan(reclaim === 'all-at-start' ? 8000 : 12_000);
+      expect(log.entries.filter((e) => e.msg === 'reclaimed a run whose process stopped')).toEqual([
+        expect.objectContaining({ obj: expect.objectContaining({ runId: id, attempt: 1, deadProcess: crashed.processId, willRetry: true }) }),
+      ]);
+      await until(async () => expect(await bossState(next, job.name, orphan.boss_job_id!)).toBe('completed'));
+      // The dead server is forgotten; the live one is registered.
+      expect((await db.selectFrom('job_processes').select('id').execute()).map((p) => p.id)).toEqual([next.processId]);
+    });
+  }
+
+  it('a reclaimed run out of retries is recorded as failed: the server running it stopped', async () => {
+    const { job, calls } = hangingJob('orphan-last-try', { retryLimit: 0 });
+    const { id, orphan } = await crashMidRun(job, 'all-at-start');
+    const next = runner([job], { options: { reclaim: 'all-at-start' } });
     await next.start();
-    const row = await waitForRun(db, id, (x) => x.status === 'success', 15_000);
-    expect(row).toMatchObject({ attempt: 2, summary: { calls: 2 }, message: null, error: null });
-    expect(calls).toBe(2);
-    await until(async () => expect(await bossState(next, 'restart-crash', orphan.boss_job_id!)).toBe('completed'));
+    expect(await waitForRun(db, id, (x) => x.status === 'failed')).toMatchObject({
+      attempt: 1,
+      error: '运行中断：运行它的服务进程已停止',
+      error_en: 'Interrupted: the server process running it stopped',
+      finished_at: expect.any(Date),
+    });
+    await until(async () => expect(await bossState(next, job.name, orphan.boss_job_id!)).toBe('failed'));
+    expect(calls).toEqual([1]);
+  });
+
+  it('a live but slow run is never reclaimed, however long it takes', async () => {
+    const release = gate();
+    let calls = 0;
+    const job = defineJob({
+      name: 'orphan-slow',
+      title,
+      description: '',
+      defaultSchedule: null,
+      expireInSeconds: 3600,
+      async run() {
+        calls++;
+        await release.promise;
+        return { status: 'success' };
+      },
+    });
+    // Two live servers that reclaim by heartbeat (any driver): the one running is slow, not dead.
+    const a = runner([job], { options: { reclaim: 'heartbeat', concurrency: 1 } });
+    await a.start();
+    const id = await a.enqueue('orphan-slow', {});
+    await waitForRun(db, id, (x) => x.status === 'running');
+    const b = runner([job], { options: { reclaim: 'heartbeat' } });
+    await b.start();
+    const beatOf = async (p: string) => (await db.selectFrom('job_processes').select('last_beat').where('id', '=', p).executeTakeFirstOrThrow()).last_beat.getTime();
+    const firstBeat = await beatOf(a.processId);
+    // Three reclaim windows of database time, during which `a` keeps beating and `b` keeps looking for orphans.
+    const windowMs = FAST.heartbeatIntervalMs! * FAST.missedBeats!;
+    await until(async () => expect((await beatOf(a.processId)) - firstBeat).toBeGreaterThan(3 * windowMs), 20_000);
+    await until(async () => expect((await beatOf(b.processId)) - firstBeat).toBeGreaterThan(3 * windowMs), 20_000);
+    expect(await readRun(db, id)).toMatchObject({ status: 'running', attempt: 1, process_id: a.processId });
+    release.open();
+    expect(await waitForRun(db, id, (x) => x.status === 'success')).toMatchObject({ attempt: 1, process_id: a.processId });
+    expect(calls).toBe(1);
+  });
+
+  it('a server presumed dead while it still runs (it stopped beating) gives its run up to the attempt that took over', async () => {
+    const calls: string[] = [];
+    let silentSawAbort = false;
+    const make = (server: string) =>
+      defineJob({
+        name: 'orphan-fenced',
+        title,
+        description: '',
+        defaultSchedule: null,
+        expireInSeconds: 3600,
+        retryDelaySeconds: 60,
+        async run({ signal }) {
+          calls.push(server);
+          if (server === 'silent') {
+            await new Promise<void>((_res, rej) =>
+              signal.addEventListener('abort', () => {
+                silentSawAbort = true;
+                rej(signal.reason as Error);
+              }),
+            );
+          }
+          return { status: 'success', summary: { by: server } };
+        },
+      });
+    // `silent` beats once, at start, then never (an hour between beats): to the others it looks dead.
+    const silent = runner([make('silent')], { options: { reclaim: 'heartbeat', heartbeatIntervalMs: 3_600_000 } });
+    await silent.start();
+    const id = await silent.enqueue('orphan-fenced', {});
+    await waitForRun(db, id, (x) => x.status === 'running');
+    const live = runner([make('live')], { options: { reclaim: 'heartbeat' } });
+    await live.start();
+    expect(await waitForRun(db, id, (x) => x.status === 'success', 15_000)).toMatchObject({ attempt: 2, summary: { by: 'live' }, process_id: live.processId });
+    // The silent server learns at its next ownership check that the run is no longer its own, and stops it without recording anything.
+    await until(() => expect(silentSawAbort).toBe(true));
+    await until(() => expect(silent.activeCount).toBe(0));
+    expect(calls).toEqual(['silent', 'live']);
+    expect(await readRun(db, id)).toMatchObject({ status: 'success', attempt: 2, summary: { by: 'live' } });
+  });
+});
+
+/**
+ * Jobs that run for many people at once (pushes, publishing, syncs) run per key: runs with one key
+ * never overlap, anywhere; runs with different keys do, within the slots of each server and the
+ * job's max; and keys take turns, so one busy key does not starve the others.
+ */
+describe('per-key concurrency', () => {
+  it('runs different keys at once and one key one at a time, across two servers, within the job’s max', async () => {
+    const activeByKey = new Map<string, number>();
+    let active = 0;
+    let maxActive = 0;
+    let keyOverlap = false;
+    const executions = new Map<number, number>();
+    const job = defineJob<{ key: string }>({
+      name: 'per-key',
+      title,
+      description: '',
+      defaultSchedule: null,
+      concurrency: { perKey: true, max: 3 },
+      async run({ data, runId }) {
+        const k = (activeByKey.get(data.key) ?? 0) + 1;
+        activeByKey.set(data.key, k);
+        if (k > 1) keyOverlap = true;
+        active++;
+        maxActive = Math.max(maxActive, active);
+        await new Promise((res) => setTimeout(res, 40 + Math.random() * 40));
+        active--;
+        activeByKey.set(data.key, activeByKey.get(data.key)! - 1);
+        executions.set(runId, (executions.get(runId) ?? 0) + 1);
+        return { status: 'success' };
+      },
+    });
+    // Two servers with room for 4 runs each (3 of them for one job): the job's max of 3 is what binds.
+    const a = runner([job], { options: { concurrency: 4, reclaim: 'heartbeat' } });
+    const b = runner([job], { options: { concurrency: 4, reclaim: 'heartbeat' } });
+    await a.start();
+    await b.start();
+    const ids: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      const key = `account:${i % 4}`;
+      ids.push(await (i % 2 ? b : a).enqueue('per-key', { key }, { key }));
+    }
+    for (const id of ids) await waitForRun(db, id, (x) => x.status === 'success', 20_000);
+    expect(keyOverlap).toBe(false);
+    expect(maxActive).toBeGreaterThanOrEqual(2);
+    expect(maxActive).toBeLessThanOrEqual(3);
+    expect([...executions.entries()].sort(([x], [y]) => x - y)).toEqual(ids.map((id) => [id, 1]));
+    const rows = await db.selectFrom('job_runs').select(['concurrency_key', 'attempt']).where('id', 'in', ids).orderBy('id').execute();
+    expect(rows.map((r) => r.concurrency_key)).toEqual(ids.map((_, i) => `account:${i % 4}`));
+    expect(rows.every((r) => r.attempt === 1)).toBe(true);
+  });
+
+  it('lets keys take turns: a key with many queued runs does not hold back a key queued after them', async () => {
+    const order: string[] = [];
+    const job = defineJob<{ label: string }>({
+      name: 'per-key-fair',
+      title,
+      description: '',
+      defaultSchedule: null,
+      concurrency: { perKey: true, max: 1 },
+      async run({ data }) {
+        order.push(data.label);
+        return { status: 'success' };
+      },
+    });
+    // Everything is queued before any worker looks, so the order is the queue's alone.
+    const web = runner([job], { options: { workers: false } });
+    await web.start();
+    const ids: number[] = [];
+    for (let i = 1; i <= 5; i++) ids.push(await web.enqueue('per-key-fair', { label: `a${i}` }, { key: 'a' }));
+    ids.push(await web.enqueue('per-key-fair', { label: 'b1' }, { key: 'b' }));
+    ids.push(await web.enqueue('per-key-fair', { label: 'b2' }, { key: 'b' }));
+    const worker = runner([job]);
+    await worker.start();
+    for (const id of ids) await waitForRun(db, id, (x) => x.status === 'success');
+    // Oldest first within a key; between keys, the one that started longest ago (or never) goes next.
+    expect(order).toEqual(['a1', 'b1', 'a2', 'b2', 'a3', 'a4', 'a5']);
+  });
+
+  it('refuses a key for a job that runs one at a time, and runs keyless runs of a per-key job one at a time', async () => {
+    const solo = defineJob({ name: 'per-key-solo', title, description: '', defaultSchedule: null, run: async () => ok() });
+    let active = 0;
+    let maxActive = 0;
+    const keyed = defineJob({
+      name: 'per-key-keyless',
+      title,
+      description: '',
+      defaultSchedule: null,
+      concurrency: { perKey: true },
+      async run() {
+        active++;
+        maxActive = Math.max(maxActive, active);
+        await new Promise((res) => setTimeout(res, 30));
+        active--;
+        return { status: 'success' };
+      },
+    });
+    const r = runner([solo, keyed], { options: { concurrency: 4 } });
+    await r.start();
+    await expect(r.enqueue('per-key-solo', {}, { key: 'x' })).rejects.toThrow(/does not run per key/);
+    await expect(r.enqueue('per-key-keyless', {}, { key: '' })).rejects.toThrow(/1–200 characters/);
+    const ids = [await r.enqueue('per-key-keyless', {}), await r.enqueue('per-key-keyless', {}), await r.enqueue('per-key-keyless', {})];
+    for (const id of ids) await waitForRun(db, id, (x) => x.status === 'success');
+    expect(maxActive).toBe(1);
+  });
+});
+
+describe('start at a given time', () => {
+  it('holds a run queued for a time until the job clock reaches it, showing it queued with its start time meanwhile', async () => {
+    const clock = fixedClock('2026-11-01T08:00:00Z');
+    const ran: string[] = [];
+    const job = defineJob<{ label: string }>({
+      name: 'start-at',
+      title,
+      description: '',
+      defaultSchedule: null,
+      async run({ data }) {
+        ran.push(data.label);
+        return { status: 'success' };
+      },
+    });
+    const r = runner([job], { clock });
+    await r.start();
+    const later = await r.enqueue('start-at', { label: 'at 09:00' }, { startAt: new Date('2026-11-01T09:00:00Z') });
+    // A run of the same job queued after it, to run now: once it has run, the poll has passed the held one by.
+    const now = await r.enqueue('start-at', { label: 'now' });
+    await waitForRun(db, now, (x) => x.status === 'success');
+    expect(await readRun(db, later)).toMatchObject({ status: 'queued', start_at: new Date('2026-11-01T09:00:00Z'), started_at: null });
+    expect(ran).toEqual(['now']);
+
+    clock.set('2026-11-01T08:59:59Z');
+    const again = await r.enqueue('start-at', { label: 'now again' });
+    await waitForRun(db, again, (x) => x.status === 'success');
+    expect((await readRun(db, later))!.status).toBe('queued');
+
+    // Its time comes by the job clock: it runs at the next poll.
+    clock.set('2026-11-01T09:00:00Z');
+    expect(await waitForRun(db, later, (x) => x.status === 'success')).toMatchObject({ attempt: 1, started_at: new Date('2026-11-01T09:00:00Z') });
+    expect(ran).toEqual(['now', 'now again', 'at 09:00']);
+  });
+
+  it('runs at once a run whose start time has already passed', async () => {
+    const job = defineJob({ name: 'start-at-past', title, description: '', defaultSchedule: null, run: async () => ok() });
+    const r = runner([job]);
+    await r.start();
+    const id = await r.enqueue('start-at-past', {}, { startAt: new Date('2026-10-31T00:00:00Z') });
+    expect(await waitForRun(db, id, (x) => x.status === 'success')).toMatchObject({ start_at: new Date('2026-10-31T00:00:00Z') });
   });
 });
 

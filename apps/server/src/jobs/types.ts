@@ -85,6 +85,13 @@ export interface JobDefinition<TData = Record<string, never>> {
   expireInSeconds?: number;
   /** Maintenance only the super admin follows (cron screen); managers' task lists leave its runs out. */
   system?: boolean;
+  /**
+   * Without it, one run of the job at a time across all processes. With `perKey`, runs queued with
+   * different keys (`enqueue(..., { key })`) run at once and runs with one key never overlap; runs
+   * without a key (schedule ticks, run now) share one key. `max` bounds the job's runs at once
+   * across all processes. Waiting keys take turns: the key that started longest ago goes first.
+   */
+  concurrency?: { perKey: true; max?: number };
   run(ctx: JobContext<TData>): Promise<JobResult>;
 }
 
@@ -96,16 +103,30 @@ export function defineJob<TData = Record<string, never>>(def: JobDefinition<TDat
   return def;
 }
 
+/** How a run is queued (Jobs.enqueue). */
+export interface EnqueueOptions {
+  /** The person whose task it is (their task list shows it). */
+  createdBy?: number | null;
+  /** Reuse the run already queued or running with this key instead of queueing another. */
+  singletonKey?: string;
+  /** Only for a job with `concurrency.perKey`: runs with the same key never overlap (`ad_account:123`). */
+  key?: string;
+  /** Start no earlier than this, by the job clock (start tasks, scheduled publishing); the task shows it meanwhile. */
+  startAt?: Date;
+  /** Queue inside this transaction: the run exists only if it commits. */
+  trx?: Db;
+}
+
 /** The job engine the rest of the server uses. */
 export interface Jobs {
   /** Every job this engine knows, by name (jobs/registry.ts in production). */
   readonly registry: ReadonlyMap<string, AnyJobDefinition>;
   /**
-   * Queues a run now; answers the job_runs id. With `singletonKey`, a run already queued or running
+   * Queues a run; answers the job_runs id. With `singletonKey`, a run already queued or running
    * for the key is reused. With `trx`, the run is queued inside that transaction and exists only if
    * it commits (on PGlite, enqueueing without it while a transaction is open would wait forever).
    */
-  enqueue<TData>(name: string, data: TData, opts?: { createdBy?: number | null; singletonKey?: string; trx?: Db }): Promise<number>;
+  enqueue<TData>(name: string, data: TData, opts?: EnqueueOptions): Promise<number>;
   /**
    * Cancels a queued or running run: a queued one never starts, a running one has its signal
    * aborted (here at once, on another server within a few seconds). Answers false when the run had already ended.

@@ -1,4 +1,4 @@
-import { IS_ADMIN_MANAGER, IS_ADMIN_SUPER, type Lang } from '@ads/contracts';
+import { IS_ADMIN_MANAGER, IS_ADMIN_SUPER, type AssetScope, type Lang } from '@ads/contracts';
 
 /** The authenticated caller of a request, resolved once by the auth hook. */
 export interface Actor {
@@ -8,6 +8,8 @@ export interface Actor {
   is_admin: number;
   is_leader: number;
   department_id: number | null;
+  /** 'company' when one of their roles gives the company's authorization assets (lib/scope.ts forAssets). */
+  asset_scope: AssetScope;
   sessionId: number;
   /** Permitted route paths (API.md "Session"), in sort order. */
   paths: string[];

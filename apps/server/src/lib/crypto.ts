@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 
 /**
@@ -78,6 +79,8 @@ export interface SecretBoxDeps {
   db: Db;
   /** TOKEN_ENCRYPTION_KEY, parsed; undefined = use (or create) the key kept in app_settings. */
   configuredKey: Buffer | undefined;
+  /** TOKEN_ENCRYPTION_KEY_PREVIOUS: still read (values another process wrote before its restart), never used to encrypt. */
+  previousKey?: Buffer | undefined;
   log?: { warn(obj: object, msg?: string): void };
 }
 
@@ -87,7 +90,7 @@ export interface SecretBoxDeps {
  * (with a warning: the key then sits beside what it protects, fine for a demo, not production).
  * Keys are resolved lazily because the app is built before migrations run.
  */
-export function createSecretBox({ db, configuredKey, log }: SecretBoxDeps): SecretBox {
+export function createSecretBox({ db, configuredKey, previousKey, log }: SecretBoxDeps): SecretBox {
   let loaded: Promise<{ primary: Buffer; keys: Map<string, Buffer> }> | undefined;
 
   async function storedKey(create: boolean): Promise<Buffer | undefined> {
@@ -115,6 +118,7 @@ export function createSecretBox({ db, configuredKey, log }: SecretBoxDeps): Secr
       const keys = new Map<string, Buffer>([[keyId(primary), primary]]);
       // A generated key that preceded TOKEN_ENCRYPTION_KEY still reads what it encrypted.
       if (generated && !keys.has(keyId(generated))) keys.set(keyId(generated), generated);
+      if (previousKey && !keys.has(keyId(previousKey))) keys.set(keyId(previousKey), previousKey);
       return { primary, keys };
     })().catch((err: unknown) => {
       loaded = undefined;
@@ -142,11 +146,80 @@ export function createSecretBox({ db, configuredKey, log }: SecretBoxDeps): Secr
 const shared = new WeakMap<Db, SecretBox>();
 
 /** One box per database, shared by the routes and the jobs of a process (one key lookup, one warning). */
-export function secretBoxFor(db: Db, configuredKey: Buffer | undefined, log?: SecretBoxDeps['log']): SecretBox {
+export function secretBoxFor(db: Db, configuredKey: Buffer | undefined, log?: SecretBoxDeps['log'], previousKey?: Buffer): SecretBox {
   let box = shared.get(db);
   if (!box) {
-    box = createSecretBox({ db, configuredKey, log });
+    box = createSecretBox({ db, configuredKey, previousKey, log });
     shared.set(db, box);
   }
   return box;
+}
+
+/**
+ * Every column holding SecretBox values. Key changes re-encrypt these (prepareSecrets); a new
+ * column of sealed secrets is named `*_enc` and listed here (a test holds the two together).
+ */
+export const SECRET_COLUMNS = [
+  { table: 'personal_accounts', column: 'token_enc' },
+  { table: 'personal_account_pages', column: 'page_token_enc' },
+  { table: 'sites', column: 'webhook_secret_enc' },
+] as const;
+
+/** pg_advisory_xact_lock key of the re-encryption: processes starting together take turns. */
+const REENCRYPT_LOCK = 7_240_001;
+
+/**
+ * Start-up step (main.ts, after migrations). With TOKEN_ENCRYPTION_KEY set, every secret sealed
+ * by another key this server knows (the generated key kept in app_settings, or
+ * TOKEN_ENCRYPTION_KEY_PREVIOUS) is re-encrypted under it, and the generated key is deleted, in
+ * one transaction under an advisory lock: the key no longer sits beside what it protected.
+ * Values no known key made stay as they are (they were already unreadable). Then the box's keys
+ * are resolved, so a misconfiguration shows at once.
+ */
+export async function prepareSecrets(
+  db: Db,
+  config: { tokenEncryptionKey: Buffer | undefined; tokenEncryptionKeyPrevious?: Buffer | undefined },
+  log?: { info(obj: object, msg?: string): void; warn(obj: object, msg?: string): void },
+): Promise<void> {
+  const primary = config.tokenEncryptionKey;
+  if (primary) {
+    const primaryId = keyId(primary);
+    const outcome = await db.transaction().execute(async (trx) => {
+      await sql`select pg_advisory_xact_lock(${REENCRYPT_LOCK})`.execute(trx);
+      const generated = (await trx.selectFrom('app_settings').select('value').where('key', '=', GENERATED_KEY_SETTING).executeTakeFirst())?.value;
+      const keys = new Map<string, Buffer>();
+      for (const key of [generated ? parseEncryptionKey(generated) : undefined, config.tokenEncryptionKeyPrevious]) if (key) keys.set(keyId(key), key);
+      let reencrypted = 0;
+      let unreadable = 0;
+      for (const { table, column } of SECRET_COLUMNS) {
+        const rows = await sql<{ v: string }>`
+          select ${sql.ref(column)} as v from ${sql.table(table)}
+          where ${sql.ref(column)} is not null and ${sql.ref(column)} not like ${`${VERSION}.${primaryId}.%`}`.execute(trx);
+        for (const { v } of rows.rows) {
+          let plain: string;
+          try {
+            plain = decryptWith(keys, v);
+          } catch {
+            unreadable++;
+            continue;
+          }
+          // Ciphertexts are unique (random IVs): the old value itself says which row to change.
+          await sql`update ${sql.table(table)} set ${sql.ref(column)} = ${encryptWith(primary, plain)} where ${sql.ref(column)} = ${v}`.execute(trx);
+          reencrypted++;
+        }
+      }
+      if (generated) await trx.deleteFrom('app_settings').where('key', '=', GENERATED_KEY_SETTING).execute();
+      return { reencrypted, unreadable, deletedGenerated: Boolean(generated) };
+    });
+    if (outcome.reencrypted || outcome.deletedGenerated) {
+      log?.info(
+        { reencrypted: outcome.reencrypted, keyId: primaryId },
+        outcome.deletedGenerated
+          ? 'secrets re-encrypted under TOKEN_ENCRYPTION_KEY; the generated key was deleted from the database'
+          : 'secrets re-encrypted under TOKEN_ENCRYPTION_KEY',
+      );
+    }
+    if (outcome.unreadable) log?.warn({ unreadable: outcome.unreadable }, 'stored secrets made with a key this server does not know cannot be decrypted; they were left as they are (reconnect those accounts)');
+  }
+  await secretBoxFor(db, primary, log, config.tokenEncryptionKeyPrevious).ready();
 }

@@ -1,4 +1,4 @@
-import { flattenRoutes, IS_ADMIN_MANAGER, IS_ADMIN_SUPER, routeByPath } from '@ads/contracts';
+import { IS_ADMIN_MANAGER, IS_ADMIN_STAFF, IS_ADMIN_SUPER, type AssetScope } from '@ads/contracts';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { AppError } from '../errors.ts';
@@ -25,19 +25,52 @@ export async function managedDepartments(db: Db, actor: Actor): Promise<number[]
   return departmentSubtree(db, actor.department_id);
 }
 
-/** Refuses granting paths the actor does not hold themself (no privilege escalation through roles). */
+/**
+ * Refuses granting paths the actor does not hold themself (no privilege escalation through roles).
+ * A role grants exactly its paths (derivePaths): a group path grants the group entry alone, which
+ * anyone holding one of its pages holds too.
+ */
 export function assertCanGrantPaths(actor: Actor, paths: Iterable<string>) {
   if (isManager(actor)) return;
-  // A group grants its whole subtree (derivePaths), and anyone holding '/sys/role' also holds its
-  // menu group '/sys': so check every path the group expands to, not only the group itself.
-  const granted = new Set<string>();
-  for (const p of paths) {
-    granted.add(p);
-    const route = routeByPath.get(p);
-    if (route) for (const d of flattenRoutes([route])) granted.add(d.path);
-  }
-  const missing = [...granted].filter((p) => !actor.pathSet.has(p));
+  const missing = [...new Set(paths)].filter((p) => !actor.pathSet.has(p));
   if (missing.length) throw new AppError('CANNOT_GRANT_PATHS', { paths: missing.join(', ') });
+}
+
+/** A user as the /sys rules about wider scopes read them. */
+export interface ScopeTarget {
+  id: number;
+  is_admin: number;
+  is_leader: number;
+  department_id: number | null;
+}
+
+/**
+ * Whether a non-manager may manage (edit, reset the password of, delete, set the roles of) a user
+ * on the /sys screens: themself, or someone of the departments they manage whose scope is not
+ * wider than theirs. A leader's scope is wider than a staff member's, so only managers touch
+ * leaders and managers; company asset scope (a role's asset_scope) is wider than one's own.
+ * Answers why not: 'scope' (outside their departments), 'manager', 'wider', or null when they may.
+ */
+export function manageRefusal(actor: Actor, managed: readonly number[] | null, target: ScopeTarget & { asset_scope: AssetScope }): 'scope' | 'manager' | 'wider' | null {
+  if (isManager(actor) || target.id === actor.id) return null;
+  if (target.department_id === null || !(managed ?? []).includes(target.department_id)) return 'scope';
+  if (target.is_admin !== IS_ADMIN_STAFF) return 'manager';
+  if (target.is_leader === 1) return 'wider';
+  if (target.asset_scope === 'company' && actor.asset_scope !== 'company') return 'wider';
+  return null;
+}
+
+/** 'company' when one of the user's roles gives the company's authorization assets. */
+export async function assetScopeOf(db: Db, userId: number): Promise<AssetScope> {
+  const row = await db
+    .selectFrom('user_roles as ur')
+    .innerJoin('roles as r', 'r.id', 'ur.role_id')
+    .select('r.id')
+    .where('ur.user_id', '=', userId)
+    .where('r.asset_scope', '=', 'company')
+    .limit(1)
+    .executeTakeFirst();
+  return row ? 'company' : 'own';
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -45,9 +78,27 @@ export function assertCanGrantPaths(actor: Actor, paths: Iterable<string>) {
 // "no limit" (managers); a list is the exact set, possibly empty.
 
 /** What scope decisions read of a caller (a request's actor, or the user an OAuth state belongs to). */
-export type ScopeActor = Pick<Actor, 'id' | 'is_admin' | 'is_leader' | 'department_id'>;
+export type ScopeActor = Pick<Actor, 'id' | 'is_admin' | 'is_leader' | 'department_id'> & {
+  /** From the caller's roles (Actor.asset_scope); forAssets() reads it from the database when absent. */
+  asset_scope?: AssetScope;
+  /** Set by forAssets() only: a company asset scope sees every authorization asset, as a manager does. */
+  all_assets?: true;
+};
 
-const seesEverything = (actor: ScopeActor) => actor.is_admin === IS_ADMIN_MANAGER || actor.is_admin === IS_ADMIN_SUPER;
+/** Managers and the super admin see everything; so does a company asset scope, for the actor forAssets() gives. */
+export const seesEverything = (actor: ScopeActor) => actor.is_admin === IS_ADMIN_MANAGER || actor.is_admin === IS_ADMIN_SUPER || actor.all_assets === true;
+
+/**
+ * The caller as the authorization-asset screens see them (/auth/*, /operation/*: personal
+ * accounts, ad accounts, pages, pixels): with a role whose asset_scope is 'company', like a
+ * manager, so every scope function below answers "everything". Only the asset services call
+ * it; materials, reports and /sys keep the caller's own data scope.
+ */
+export async function forAssets<T extends ScopeActor>(db: Db, actor: T): Promise<T> {
+  if (seesEverything(actor)) return actor;
+  const scope = actor.asset_scope ?? (await assetScopeOf(db, actor.id));
+  return scope === 'company' ? { ...actor, all_assets: true } : actor;
+}
 
 /** Enabled or disabled (not deleted) users of a leader's department subtree, the leader included. */
 async function subtreeMembers(db: Db, actor: ScopeActor): Promise<number[]> {

@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
 import type { FastifyReply } from 'fastify';
+import { AppError } from '../errors.ts';
 
 export interface XlsxColumn<T> {
   header: string;
@@ -8,8 +9,28 @@ export interface XlsxColumn<T> {
   value: (row: T) => string | number | null;
 }
 
-/** Streams rows as an .xlsx download (API.md "Lists": export answers a file, not the envelope). */
-export function sendXlsx<T>(reply: FastifyReply, filename: string, sheet: string, columns: XlsxColumn<T>[], rows: Iterable<T>) {
+/** Most rows one export holds (memory and what a spreadsheet opens comfortably). */
+export const EXPORT_MAX_ROWS = 100_000;
+
+/** A slice of the matching rows, in the export's order. */
+export interface ExportPage {
+  limit: number;
+  offset: number;
+}
+
+/**
+ * Streams rows as an .xlsx download (API.md "Lists": export answers a file, not the envelope).
+ * `fetchRows` answers a slice of the matching rows. When more rows match than an export holds,
+ * the export is refused (code -2, EXPORT_TOO_MANY_ROWS: narrow the filters): a file cut at the cap
+ * would look complete and not be. Whether a row lies past the cap is asked first (one row), so a
+ * refusal costs no more than that.
+ */
+export async function sendXlsx<T>(reply: FastifyReply, filename: string, sheet: string, columns: XlsxColumn<T>[], fetchRows: (page: ExportPage) => Promise<readonly T[]>) {
+  const tooMany = () => new AppError('EXPORT_TOO_MANY_ROWS', { max: EXPORT_MAX_ROWS });
+  if ((await fetchRows({ limit: 1, offset: EXPORT_MAX_ROWS })).length) throw tooMany();
+  // One more than the cap again: rows added in between must not cut the file silently either.
+  const rows = await fetchRows({ limit: EXPORT_MAX_ROWS + 1, offset: 0 });
+  if (rows.length > EXPORT_MAX_ROWS) throw tooMany();
   const stream = new PassThrough();
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true });
   const ws = workbook.addWorksheet(sheet);

@@ -225,6 +225,58 @@ const BAD_PAGES: [unknown, unknown][] = [
   ['NaN', 'Infinity'],
 ];
 
+/**
+ * Text that must never reach the database: NUL (PostgreSQL text cannot hold it) and a lone UTF-16
+ * surrogate (not Unicode). Each is appended to a value the field accepts, so only the character
+ * is wrong. Dates and instants that look right but do not exist, and links to other schemes.
+ */
+const SAMPLE_VALUES = ['ab', 'https://a.example.com/x', '2026-02-28', '2026-02-28T08:00:00Z', 'a.example.com', '0123456789abcdef0123456789abcdef', '0 3 * * *', 'ab.csv', 'USD', '/index'];
+const BAD_CHARS: [string, string][] = [
+  ['NUL', '\u0000'],
+  ['a lone surrogate', '\ud800'],
+];
+const IMPOSSIBLE: { like: string; bad: string[] }[] = [
+  { like: '2026-02-28', bad: ['2026-02-30', '2025-02-29', '2026-13-01', '2026-04-31'] },
+  { like: '2026-02-28T08:00:00Z', bad: ['2026-02-30T08:00:00Z', '2026-02-28T24:00:00Z', '2026-02-28T08:60:00Z'] },
+];
+const OTHER_SCHEMES = ['javascript:alert(1)', 'data:text/html,<script>alert(1)</script>', 'JavaScript:alert(1)', 'file:///etc/passwd', 'vbscript:msgbox(1)'];
+
+/** A value the field accepts built from a sample (itself, or a one-element array of it), or undefined. */
+function acceptedSample(schema: Schema): { sample: string; wrap: (v: string) => unknown } | undefined {
+  for (const sample of SAMPLE_VALUES) {
+    if (schema.safeParse(sample).success) return { sample, wrap: (v) => v };
+    if (schema.safeParse([sample]).success) return { sample, wrap: (v) => [v] };
+  }
+  return undefined;
+}
+
+/** Whether a field takes ordinary text (short, or long enough for any minimum length). */
+const takesText = (schema: Schema) => ['ab', 'an ordinary text, long enough for any minimum length'].some((v) => schema.safeParse(v).success);
+/** A field that takes a date (or an instant) and no ordinary text. */
+const takesOnly = (schema: Schema, like: string) => schema.safeParse(like).success && !takesText(schema);
+/** A field that takes links and no ordinary text. */
+const isUrlField = (schema: Schema) => schema.safeParse('https://a.example.com/x').success && !takesText(schema);
+
+/** Bodies putting bad text in every text field at once, an impossible date in every date field, another scheme in every URL field. */
+function textCases(r: ApiRoute): Bad[] {
+  const fields = Object.entries(fieldsOf(r));
+  const out: Bad[] = [];
+  const all = (name: string, values: [string, unknown][]) => {
+    if (values.length) out.push({ name, payload: JSON.stringify(Object.fromEntries(values)), contentType: JSON_TYPE, mustFail: true, fields: values.map(([f]) => f) });
+  };
+  for (const [what, ch] of BAD_CHARS) {
+    all(`${what} in every text field`, fields.flatMap(([f, schema]): [string, unknown][] => {
+      const ok = acceptedSample(schema);
+      return ok ? [[f, ok.wrap(ok.sample + ch)]] : [];
+    }));
+  }
+  for (const { like, bad } of IMPOSSIBLE) {
+    for (const value of bad) all(`${value} in every date field`, fields.filter(([, schema]) => takesOnly(schema, like)).map(([f]) => [f, value]));
+  }
+  for (const value of OTHER_SCHEMES) all(`${value.slice(0, 12)} in every URL field`, fields.filter(([, schema]) => isUrlField(schema)).map(([f]) => [f, value]));
+  return out;
+}
+
 /** tus: Upload-Metadata of `fields` (values base64, as the protocol wants). */
 const tusMeta = (fields: Record<string, string>) =>
   Object.entries(fields)
@@ -266,6 +318,8 @@ function badBodies(r: ApiRoute): Bad[] {
           { name: 'tus: drama_id "1; drop table"', headers: { ...tus, 'upload-length': '10', 'upload-metadata': tusMeta({ ...good, drama_id: '1; drop table materials' }) }, mustFail: true },
           { name: 'tus: a drama that does not exist', headers: { ...tus, 'upload-length': '10', 'upload-metadata': tusMeta({ ...good, drama_id: '999999' }) }, mustFail: true },
           { name: 'tus: 31 tags', headers: { ...tus, 'upload-length': '10', 'upload-metadata': tusMeta({ ...good, tags: Array.from({ length: 31 }, (_, i) => `t${i}`).join(',') }) }, mustFail: true },
+          { name: 'tus: a NUL in the file name', headers: { ...tus, 'upload-length': '10', 'upload-metadata': tusMeta({ ...good, filename: 'a\u0000.mp4' }) }, mustFail: true },
+          { name: 'tus: a NUL in the remark', headers: { ...tus, 'upload-length': '10', 'upload-metadata': tusMeta({ ...good, remark: 'r\u0000' }) }, mustFail: true },
         );
       }
     }
@@ -325,6 +379,7 @@ function badBodies(r: ApiRoute): Bad[] {
       list.push({ name: `page ${JSON.stringify(page)}, page_size ${JSON.stringify(page_size)}`, payload: JSON.stringify({ page, page_size }), contentType: JSON_TYPE, mustFail: true, fields: ['page', 'page_size'] });
     }
   }
+  list.push(...textCases(r));
   return list;
 }
 
@@ -344,6 +399,39 @@ describe('malformed input', () => {
           expect(schema.safeParse(value).success, `${r.url} ${field} accepts ${what}`).toBe(false);
         }
       }
+    }
+  });
+
+  it('every text field of every body refuses NUL and lone surrogates, however it is shaped', () => {
+    let checked = 0;
+    for (const r of routes) {
+      for (const [field, schema] of Object.entries(fieldsOf(r))) {
+        const ok = acceptedSample(schema);
+        if (!ok) continue;
+        for (const [what, ch] of BAD_CHARS) {
+          for (const value of [ok.sample + ch, ch + ok.sample]) expect(schema.safeParse(ok.wrap(value)).success, `${r.url} ${field} accepts ${what}`).toBe(false);
+        }
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(50);
+  });
+
+  it('every date field of every body refuses dates and times that do not exist', () => {
+    const dateFields = routes.flatMap((r) => Object.entries(fieldsOf(r)).filter(([, schema]) => IMPOSSIBLE.some((i) => takesOnly(schema, i.like))).map(([f, schema]) => [`${r.url} ${f}`, schema] as const));
+    expect(dateFields.map(([name]) => name)).toEqual(expect.arrayContaining(['/api/materials/list date_from', '/api/materials/list date_to']));
+    for (const [name, schema] of dateFields) {
+      for (const { like, bad } of IMPOSSIBLE) if (takesOnly(schema, like)) for (const value of bad) expect(schema.safeParse(value).success, `${name} accepts ${value}`).toBe(false);
+    }
+  });
+
+  it('every URL field of every body takes http(s) links only', () => {
+    const urlFields = routes.flatMap((r) => Object.entries(fieldsOf(r)).filter(([, schema]) => isUrlField(schema)).map(([f, schema]) => [`${r.url} ${f}`, schema] as const));
+    expect(urlFields.map(([name]) => name)).toEqual(
+      expect.arrayContaining(['/api/sites/create link_template', '/api/dramas/create cover_url', '/api/products/create url', '/api/products/create cover_url', '/api/products/edit url']),
+    );
+    for (const [name, schema] of urlFields) {
+      for (const value of OTHER_SCHEMES) expect(schema.safeParse(value).success, `${name} accepts ${value}`).toBe(false);
     }
   });
 

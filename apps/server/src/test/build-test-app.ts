@@ -12,6 +12,7 @@ import { migrateToLatest } from '../db/migrate.ts';
 import type { Jobs } from '../jobs/types.ts';
 import { fixedClock } from '../lib/clock.ts';
 import { md5Hex } from '../lib/passwords.ts';
+import type { LogStream } from '../plugins/request-logging.ts';
 import type { AdPlatformClient } from '../platform/types.ts';
 
 export const driver = (process.env.TEST_DB_DRIVER ?? 'pglite') as 'pglite' | 'pg';
@@ -85,7 +86,8 @@ for (const name of fs.readdirSync(os.tmpdir()).filter((n) => n.startsWith(TEST_D
 }
 
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  const base = loadConfig({ LOG_LEVEL: 'silent', LOGIN_SLOWDOWN_MS: '0', WEB_DIST: '/nonexistent', DATA_DIR: testDataDir });
+  // PATH: the tests use the machine's ffmpeg when it has one, as the server does (else the bundled).
+  const base = loadConfig({ LOG_LEVEL: 'silent', LOGIN_SLOWDOWN_MS: '0', WEB_DIST: '/nonexistent', DATA_DIR: testDataDir, PATH: process.env.PATH ?? '' });
   return { ...base, ...overrides };
 }
 
@@ -107,6 +109,10 @@ export interface TestAppOptions {
   jobs?: (deps: { db: Db; clock: ReturnType<typeof fixedClock>; config: Config }) => Jobs | Promise<Jobs>;
   /** The ad platform (test/simulator.ts: the Graph client on a simulator); without it, calls needing it say so. */
   platform?: AdPlatformClient;
+  /** Log lines go here (at config.logLevel) instead of nowhere. */
+  logStream?: LogStream;
+  /** Requests slower than this are logged at warn (app.ts; default 2 s). */
+  slowRequestMs?: number;
 }
 
 export async function buildTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
@@ -114,7 +120,15 @@ export async function buildTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
   const clock = fixedClock('2026-11-01T08:00:00Z');
   const config = testConfig(opts.config);
   const jobs = opts.jobs ? await opts.jobs({ db: database.db, clock, config }) : undefined;
-  const app = await buildApp({ config, db: database.db, driver: database.driver, clock, logger: false, ...(jobs && { jobs }), ...(opts.platform && { platform: opts.platform }) });
+  const app = await buildApp({
+    config,
+    db: database.db,
+    driver: database.driver,
+    clock,
+    ...(opts.logStream ? { logStream: opts.logStream, slowRequestMs: opts.slowRequestMs } : { logger: false }),
+    ...(jobs && { jobs }),
+    ...(opts.platform && { platform: opts.platform }),
+  });
   await app.ready();
   const raw: TestApp['raw'] = (path, o) =>
     app.inject({

@@ -18,7 +18,7 @@ import type { JobLogger } from '../jobs/runner.ts';
 import type { AnyJobDefinition } from '../jobs/types.ts';
 import { fixedClock, type Clock } from '../lib/clock.ts';
 import type { AdPlatformClient } from '../platform/types.ts';
-import { testConfig } from './build-test-app.ts';
+import { driver, testConfig } from './build-test-app.ts';
 
 /** Helpers for tests of the job engine and of features that run jobs. */
 
@@ -45,6 +45,9 @@ export const FAST: Partial<JobRunnerOptions> = {
   progressIntervalMs: 100,
   stopTimeoutMs: 3000,
   abortGraceMs: 300,
+  // A process silent for 2 s is presumed dead: long enough for a busy test machine, short enough to wait for.
+  heartbeatIntervalMs: 200,
+  missedBeats: 10,
 };
 
 export function testRunner(
@@ -59,7 +62,8 @@ export function testRunner(
     config: testConfig(o.config),
     log: o.log ?? testLog(),
     registry,
-    options: { workers: true, concurrency: 2, ...FAST, ...o.options },
+    // As main.ts does: on PGlite one process owns the database, so what is active at start is orphaned.
+    options: { workers: true, concurrency: 2, reclaim: driver === 'pglite' ? 'all-at-start' : 'heartbeat', ...FAST, ...o.options },
   });
 }
 

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
-import { FFMPEG_PATH } from '../features/materials/media.ts';
+import { createMediaTools } from '../features/materials/media.ts';
 import { testConfig } from './build-test-app.ts';
 
 /** Helpers for the materials tests: media made with the bundled ffmpeg, a tus client over HTTP, config on a temp dir. */
@@ -27,10 +27,13 @@ export interface TestMedia {
   text: Buffer;
 }
 
+/** The media tools tests use: the machine's ffmpeg when it has one (testConfig passes PATH), else the bundled. */
+export const testMediaTools = () => createMediaTools(testConfig().materials.media);
+
 /** Makes the test media into a fresh temp dir (about 0.3 s). */
 export function makeTestMedia(): TestMedia {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ads-media-'));
-  const ff = (args: string[]) => execFileSync(FFMPEG_PATH, ['-hide_banner', '-loglevel', 'error', '-y', ...args], { timeout: 30_000 });
+  const ff = (args: string[]) => execFileSync(testMediaTools().ffmpeg.path, ['-hide_banner', '-loglevel', 'error', '-y', ...args], { timeout: 30_000 });
   const video = (name: string, src: string) => {
     const out = path.join(dir, name);
     ff(['-f', 'lavfi', '-i', `${src}=duration=2:size=320x240:rate=25`, '-f', 'lavfi', '-i', 'sine=duration=2', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', '-movflags', '+faststart', out]);
@@ -110,6 +113,15 @@ export function tusClient(baseUrl: string, token: string, lang = 'en') {
         if (offset < data.length) await res.arrayBuffer();
       }
       return { res, location };
+    },
+    /** /materials/upload_result of a finished upload: the last PATCH answers 204 without a body (tus 1.0). */
+    async result(location: string): Promise<{ code: number; message: string; data: any }> {
+      const res = await fetch(`${baseUrl}/api/materials/upload_result`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'accept-language': lang, 'content-type': 'application/json' },
+        body: JSON.stringify({ upload_id: uploadIdOf(location) }),
+      });
+      return res.json() as Promise<{ code: number; message: string; data: any }>;
     },
   };
 }

@@ -92,6 +92,7 @@ function TaskRow({ task, cancelling, onCancel }: { task: Task; cancelling: boole
         {[
           t(task.trigger === 'schedule' ? 'tasks.bySchedule' : 'tasks.byUser', { name: task.created_by_name ?? '-' }),
           t('tasks.queuedAt', { time: formatDateTime(task.queued_at), relative: formatRelative(task.queued_at) }),
+          task.status === 'queued' && task.start_at ? t('tasks.startsAt', { time: formatDateTime(task.start_at), relative: formatRelative(task.start_at) }) : null,
           task.finished_at ? t('tasks.finishedAt', { time: formatDateTime(task.finished_at) }) : null,
         ]
           .filter(Boolean)

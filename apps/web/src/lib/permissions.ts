@@ -1,4 +1,4 @@
-import { flattenRoutes, IS_ADMIN_MANAGER, IS_ADMIN_STAFF, IS_ADMIN_SUPER, routeByPath, type DepartmentNode } from '@ads/contracts';
+import { IS_ADMIN_MANAGER, IS_ADMIN_STAFF, IS_ADMIN_SUPER, type AssetScope, type DepartmentNode } from '@ads/contracts';
 import { useMemo } from 'react';
 import { useSession } from '@/stores/session-store';
 
@@ -9,6 +9,8 @@ export interface Viewer {
   is_leader?: number;
   department_id?: number | null;
   paths: readonly string[];
+  /** 'company': a role gives them the company's authorization assets (as managers see them). */
+  asset_scope?: AssetScope;
 }
 
 /*
@@ -25,18 +27,22 @@ export const isLeader = (viewer: Pick<Viewer, 'is_admin' | 'is_leader'> | null |
 export const hasPath = (viewer: Pick<Viewer, 'paths'>, path: string) => viewer.paths.includes(path);
 export const hasAnyPath = (viewer: Pick<Viewer, 'paths'>, paths: readonly string[]) => paths.some((p) => viewer.paths.includes(p));
 
+/** Sees every authorization asset (/auth, /operation) as managers do: managers, and a role's company asset scope. */
+export const seesCompanyAssets = (viewer: Pick<Viewer, 'is_admin' | 'asset_scope'>) => isManager(viewer) || viewer.asset_scope === 'company';
+
 /**
  * Assign ad accounts, pages or personal accounts to people (api-assets.md "Data scope"):
- * managers to anyone, leaders to the people of their department subtree, staff not at all.
+ * managers (and a company asset scope) to anyone, leaders to the people of their department
+ * subtree, staff not at all.
  */
-export const canAssignToUsers = (viewer: Pick<Viewer, 'is_admin' | 'is_leader'>) => isManager(viewer) || isLeader(viewer);
+export const canAssignToUsers = (viewer: Pick<Viewer, 'is_admin' | 'is_leader' | 'asset_scope'>) => seesCompanyAssets(viewer) || isLeader(viewer);
 
 /**
  * The department whose subtree a leader may assign to (user pickers search inside it);
- * undefined for managers, who pick from everyone.
+ * undefined for managers and a company asset scope, who pick from everyone.
  */
 export const assignableDepartmentId = (viewer: Viewer): number | undefined =>
-  isManager(viewer) ? undefined : (viewer.department_id ?? undefined);
+  seesCompanyAssets(viewer) ? undefined : (viewer.department_id ?? undefined);
 
 /** A department and every department below it. */
 export function subtreeIds(tree: readonly DepartmentNode[], rootId: number): number[] {
@@ -65,12 +71,22 @@ export function managedDepartmentIds(viewer: Viewer, tree: readonly DepartmentNo
   return new Set(viewer.department_id ? subtreeIds(tree, viewer.department_id) : []);
 }
 
-/** Edit, disable, reset or delete a user row. Super admin rows are never changed here. */
-export function canManageUser(viewer: Viewer, row: { id: number; is_admin: number }): boolean {
+/**
+ * Edit, disable, reset or delete a user row. Super admin rows are never changed here; nobody
+ * but managers manages a wider scope than their own: leaders, managers, and (for viewers without
+ * it) holders of a role with the company asset scope (`companyRoleIds`).
+ */
+export function canManageUser(viewer: Viewer, row: { id: number; is_admin: number; is_leader?: number; roles?: readonly { id: number }[] }, companyRoleIds?: ReadonlySet<number>): boolean {
   if (row.is_admin === IS_ADMIN_SUPER) return false;
   if (isManager(viewer) || row.id === viewer.id) return true;
-  // Lists are already limited to the viewer's departments; inside them only staff are theirs.
-  return row.is_admin === IS_ADMIN_STAFF;
+  // Lists are already limited to the viewer's departments; inside them only staff who are not leaders are theirs.
+  if (row.is_admin !== IS_ADMIN_STAFF || row.is_leader === 1) return false;
+  return viewer.asset_scope === 'company' || !row.roles?.some((r) => companyRoleIds?.has(r.id));
+}
+
+/** Give someone a role: managers any; others one granting only paths they hold, and a company asset scope only if they have it. */
+export function canGrantRole(viewer: Viewer, role: { paths: readonly string[]; asset_scope?: AssetScope }): boolean {
+  return canGrantPaths(viewer, role.paths) && (role.asset_scope !== 'company' || seesCompanyAssets(viewer));
 }
 
 /** Rename, move, re-sort, set the leader of or delete a department: managers, or others strictly below their own. */
@@ -85,14 +101,11 @@ export function canCreateDepartmentUnder(viewer: Viewer, tree: readonly Departme
   return managed === null || (parentId !== null && managed.has(parentId));
 }
 
-/** Grant (or take away) these route paths: a group counts as its whole subtree. */
+/** Grant (or take away) these route paths: a role grants exactly its paths, so each must be held (SPEC.md §6). */
 export function canGrantPaths(viewer: Viewer, paths: readonly string[]): boolean {
   if (isManager(viewer)) return true;
   const held = new Set(viewer.paths);
-  return paths.every((p) => {
-    const route = routeByPath.get(p);
-    return (route ? flattenRoutes([route]) : [{ path: p }]).every((r) => held.has(r.path));
-  });
+  return paths.every((p) => held.has(p));
 }
 
 /** The logged-in user as a Viewer (empty until the session is known). */
@@ -105,6 +118,7 @@ export function useViewer(): Viewer {
       is_leader: user?.is_leader ?? 0,
       department_id: user?.department_id ?? null,
       paths: user?.paths ?? [],
+      asset_scope: user?.asset_scope ?? 'own',
     }),
     [user],
   );

@@ -34,6 +34,8 @@ export interface AssetSeed {
   users?: SimpleUser[];
   /** How many times /tasks/get answers "running" before a task succeeds. */
   taskPolls?: number;
+  /** What each asset list says lies outside the viewer's scope (`outside_scope`); 0 when not given. */
+  outsideScope?: Partial<Record<'personal' | 'adAccounts' | 'pages' | 'pixels', number>>;
 }
 
 /**
@@ -58,12 +60,13 @@ export function assetsBackend(seed: AssetSeed = {}) {
   let nextId = 9000;
   const userRefs = (ids: number[]) => ids.map((id) => ({ id, name: db.users.find((u) => u.id === id)?.name ?? `User ${id}` }));
   const adAccountRefs = (ids: number[]) => ids.map((id) => ({ id, name: db.adAccounts.find((a) => a.id === id)?.name ?? `Account ${id}` }));
+  const outside = (list: keyof NonNullable<AssetSeed['outsideScope']>) => ({ outside_scope: seed.outsideScope?.[list] ?? 0 });
 
   const handlers: Handlers = {
     '/sys-users/simple_list': (b) => db.users.filter((u) => includes(u.name, b?.keyword) || includes(u.account, b?.keyword)),
 
-    '/personal-accounts/list': (b) =>
-      page(
+    '/personal-accounts/list': (b) => ({
+      ...page(
         db.personalAccounts.filter(
           (p) =>
             (includes(p.name, b.keyword) || p.fb_user_id.includes(b.keyword ?? '')) &&
@@ -73,6 +76,8 @@ export function assetsBackend(seed: AssetSeed = {}) {
         ),
         b,
       ),
+      ...outside('personal'),
+    }),
     '/personal-accounts/connect_token': (b) => {
       if (b.access_token.includes('revoked')) return new MockRefusal('The token is invalid: it was revoked by the user.');
       const account = buildPersonalAccount({ name: 'Token User', fb_user_id: '100099', owner: b.owner_user_id ? userRefs([b.owner_user_id])[0]! : null });
@@ -119,7 +124,7 @@ export function assetsBackend(seed: AssetSeed = {}) {
       );
       // The fake rate: every currency is worth one dollar.
       const summary = { amount_spent_usd: rows.reduce((s, a) => s + a.amount_spent, 0), balance_usd: rows.reduce((s, a) => s + a.balance, 0) };
-      return { ...page(rows, b), summary };
+      return { ...page(rows, b), summary, ...outside('adAccounts') };
     },
     '/ad-accounts/export': () => 'xlsx',
     '/ad-accounts/assign_users': (b) => {
@@ -141,8 +146,8 @@ export function assetsBackend(seed: AssetSeed = {}) {
       return a;
     },
 
-    '/pages/list': (b) =>
-      page(
+    '/pages/list': (b) => ({
+      ...page(
         db.pages.filter(
           (p) =>
             (includes(p.name, b.keyword) || p.platform_id.includes(b.keyword ?? '')) &&
@@ -152,6 +157,8 @@ export function assetsBackend(seed: AssetSeed = {}) {
         ),
         b,
       ),
+      ...outside('pages'),
+    }),
     '/pages/associate': (b) => {
       for (const p of db.pages) {
         if (!b.page_ids.includes(p.id)) continue;
@@ -160,11 +167,13 @@ export function assetsBackend(seed: AssetSeed = {}) {
       }
       return { updated: b.page_ids.length };
     },
-    '/pixels/list': (b) =>
-      page(
+    '/pixels/list': (b) => ({
+      ...page(
         db.pixels.filter((p) => (includes(p.name, b.keyword) || p.platform_id.includes(b.keyword ?? '')) && (b.ad_account_id === undefined || p.ad_accounts.some((a) => a.id === b.ad_account_id))),
         b,
       ),
+      ...outside('pixels'),
+    }),
     '/pixels/associate': (b) => {
       // As on the server: only our associations change; what the platform shares stays (and wins when both exist).
       for (const p of db.pixels) {

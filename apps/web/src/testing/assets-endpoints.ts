@@ -1,5 +1,6 @@
 import {
   adAccountSchema,
+  assetPageResultSchema,
   assignUsersBodySchema,
   associatePagesBodySchema,
   associatePixelsBodySchema,
@@ -45,14 +46,14 @@ import { xlsx } from './contract-helpers';
 
 const updated = z.object({ updated: z.number().int() });
 /** api-assets.md: `summary: {amount_spent_usd, balance_usd}` (not exported by the contracts). */
-const adAccountsPage = pageResultSchema(adAccountSchema).extend({ summary: z.object({ amount_spent_usd: z.number(), balance_usd: z.number() }) });
+const adAccountsPage = assetPageResultSchema(adAccountSchema).extend({ summary: z.object({ amount_spent_usd: z.number(), balance_usd: z.number() }) });
 
 /**
  * The calls of the 授权管理 and 托管管理 screens (docs/api-assets.md), with the contract schemas
  * of their bodies and answers. Edit/create answers the doc leaves open are taken as the entity.
  */
 export const assetEndpoints = {
-  '/personal-accounts/list': { request: listPersonalAccountsBodySchema, response: pageResultSchema(personalAccountSchema) },
+  '/personal-accounts/list': { request: listPersonalAccountsBodySchema, response: assetPageResultSchema(personalAccountSchema) },
   '/personal-accounts/connect_token': { request: connectTokenBodySchema, response: personalAccountSchema },
   '/personal-accounts/oauth_start': { request: z.object({}).strict(), response: oauthStartResultSchema },
   '/personal-accounts/check_token': { request: idBodySchema, response: personalAccountSchema },
@@ -68,9 +69,9 @@ export const assetEndpoints = {
   '/ad-accounts/set_hosted': { request: setAdAccountHostedBodySchema, response: updated },
   '/ad-accounts/edit': { request: editAdAccountBodySchema, response: adAccountSchema },
 
-  '/pages/list': { request: listPagesBodySchema, response: pageResultSchema(pageSchema) },
+  '/pages/list': { request: listPagesBodySchema, response: assetPageResultSchema(pageSchema) },
   '/pages/associate': { request: associatePagesBodySchema, response: updated },
-  '/pixels/list': { request: listPixelsBodySchema, response: pageResultSchema(pixelSchema) },
+  '/pixels/list': { request: listPixelsBodySchema, response: assetPageResultSchema(pixelSchema) },
   '/pixels/associate': { request: associatePixelsBodySchema, response: updated },
 
   '/sites/list': { request: listSitesBodySchema, response: pageResultSchema(siteSchema) },

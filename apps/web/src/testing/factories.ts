@@ -42,6 +42,8 @@ export function buildRole(overrides: Partial<Role> = {}): Role {
     name: `Role ${n}`,
     remark: '',
     paths: [],
+    asset_scope: 'own',
+    editable: true,
     member_count: 0,
     created_at: instant,
     updated_at: instant,

@@ -112,14 +112,14 @@ export function sysBackend(seed: { users?: SysUser[]; roles?: Role[]; department
 
     '/sys-roles/list': (b) => page(db.roles.filter((r) => !b.name || r.name.includes(b.name)), b),
     '/sys-roles/create': (b) => {
-      const role = buildRole({ name: b.name, remark: b.remark ?? '', paths: b.paths });
+      const role = buildRole({ name: b.name, remark: b.remark ?? '', paths: b.paths, asset_scope: b.asset_scope ?? 'own' });
       db.roles.push(role);
       return { id: role.id };
     },
     '/sys-roles/edit': (b) => {
       const role = db.roles.find((r) => r.id === b.id);
       if (!role) return new MockRefusal('The role does not exist.');
-      Object.assign(role, { name: b.name, remark: b.remark ?? role.remark, paths: b.paths });
+      Object.assign(role, { name: b.name, remark: b.remark ?? role.remark, paths: b.paths, asset_scope: b.asset_scope ?? role.asset_scope });
       return { id: b.id };
     },
     '/sys-roles/delete': (b) => {

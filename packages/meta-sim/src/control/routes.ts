@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { defaultSettings, DEFAULT_RATE_LIMITS, DEVELOPMENT_RATE_LIMITS } from '../config.ts';
 import { accountSnapshot, adSnapshot } from '../delivery/status.ts';
@@ -8,8 +7,10 @@ import type { Sim } from '../graph/context.ts';
 import type { RateLimitSettings, SimSettings } from '../store/state.ts';
 import { emptyState, recordSnapshot } from '../store/store.ts';
 import { formatGraphTime, parseGraphTime } from '../time.ts';
-import { assertLoopbackUrl, type OrderDispatcher } from '../webhooks/orders.ts';
+import type { OrderDispatcher } from '../webhooks/dispatcher.ts';
 import { ControlError, createTestUser, type TestUserInput } from './assets.ts';
+import { backdate, type BackdateInput } from './backdate.ts';
+import { registerSiteRoutes } from './sites.ts';
 
 // The control API under /__sim/ (README.md documents it). It needs no token: the server
 // listens on loopback by default, and this API is for tests, demos and the app's DEMO=1.
@@ -34,7 +35,17 @@ function body(req: { body: unknown }): Record<string, unknown> {
   return b as Record<string, unknown>;
 }
 
-const SETTING_KEYS = ['review_delay_seconds', 'video_processing_seconds', 'report_run_seconds', 'video_chunk_bytes', 'copy_sync_limit'] as const;
+const SETTING_KEYS = [
+  'review_delay_seconds',
+  'video_processing_seconds',
+  'report_run_seconds',
+  'video_chunk_bytes',
+  'copy_sync_limit',
+  'async_batch_seconds',
+  'webhook_retry_base_ms',
+  'webhook_max_attempts',
+  'webhook_timeout_ms',
+] as const;
 
 export interface ControlDeps {
   sim: Sim;
@@ -65,7 +76,7 @@ export function controlRoutes({ sim, orders, onReset }: ControlDeps) {
         seed: sim.seed,
         app_id: sim.appId,
         counts: Object.fromEntries(
-          (['users', 'tokens', 'businesses', 'ad_accounts', 'pages', 'posts', 'pixels', 'campaigns', 'adsets', 'ads', 'creatives', 'images', 'videos', 'report_runs', 'sites'] as const).map(
+          (['users', 'tokens', 'businesses', 'ad_accounts', 'pages', 'posts', 'pixels', 'campaigns', 'adsets', 'ads', 'creatives', 'images', 'videos', 'report_runs', 'async_sessions', 'sites'] as const).map(
             (k) => [k, Object.keys(s[k]).length],
           ),
         ),
@@ -80,6 +91,7 @@ export function controlRoutes({ sim, orders, onReset }: ControlDeps) {
       store.replace({ ...emptyState(), settings: b.keep_settings === false ? defaultSettings() : settings });
       sim.faults.clear();
       sim.limits.clear();
+      orders.forget();
       if (b.time !== undefined) {
         const ms = parseGraphTime(b.time);
         if (ms === undefined) throw new ControlError('time must be an ISO datetime');
@@ -198,6 +210,12 @@ export function controlRoutes({ sim, orders, onReset }: ControlDeps) {
       return { success: true };
     });
 
+    app.post('/__sim/backdate', async (req) => {
+      const result = backdate(sim, body(req) as BackdateInput);
+      onReset();
+      return result;
+    });
+
     app.post('/__sim/videos/:id/fail', async (req) => {
       const v = store.state.videos[(req.params as { id: string }).id];
       if (!v) throw new ControlError('unknown video', 404);
@@ -237,36 +255,7 @@ export function controlRoutes({ sim, orders, onReset }: ControlDeps) {
       return store.state.settings;
     });
 
-    app.get('/__sim/sites', async () => ({ data: Object.values(store.state.sites).map(({ secret: _s, ...site }) => site) }));
-    app.post('/__sim/sites', async (req) => {
-      const b = body(req);
-      const url = String(b.webhook_url ?? '');
-      try {
-        assertLoopbackUrl(url);
-      } catch (err) {
-        throw new ControlError((err as Error).message);
-      }
-      if (typeof b.secret !== 'string' || b.secret.length < 8) throw new ControlError('secret must be a string of at least 8 characters');
-      const site = {
-        id: randomUUID(),
-        name: String(b.name ?? 'site'),
-        webhook_url: url,
-        secret: b.secret,
-        domain: b.domain === undefined ? undefined : String(b.domain).toLowerCase(),
-        dispatched_until: sim.clock.now(),
-        created_at: sim.clock.now(),
-      };
-      store.state.sites[site.id] = site;
-      store.changed();
-      const { secret: _s, ...shown } = site;
-      return shown;
-    });
-    app.delete('/__sim/sites/:id', async (req) => {
-      delete store.state.sites[(req.params as { id: string }).id];
-      store.changed();
-      return { success: true };
-    });
-    app.post('/__sim/orders/flush', async () => orders.flush());
+    registerSiteRoutes(app, sim, orders);
 
     app.get('/__sim/media/*', async (_req, reply) => reply.type('image/png').header('cache-control', 'max-age=3600').send(PIXEL_PNG));
 

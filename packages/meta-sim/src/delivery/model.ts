@@ -1,4 +1,5 @@
 import { between, rng, stochasticRound } from '../random.ts';
+import { videoLengthSeconds } from '../routes/videos.ts';
 import type { AdAccountRecord, AdRecord, DeliverySnapshot } from '../store/state.ts';
 import type { Store } from '../store/store.ts';
 import { usdToMinor } from '../money.ts';
@@ -10,7 +11,24 @@ import { isCampaignBudget } from './status.ts';
 // against the budget in force, split between the owner's active ads, and capped so a day never
 // spends more than its budget. Everything else follows from spend with per-ad rates. Every
 // number is a pure function of (seed, object ids, hour, recorded history), so any range can be
-// computed lazily, and finished days are cached.
+// computed lazily, and finished days are cached. Purchases are the final counts; the pixel
+// reports them late (`reported`), as Meta's attribution window fills.
+
+/** Video delivery of one ad-hour (video ads only). Counts of plays reaching each point. */
+export interface VideoCell {
+  plays: number;
+  /** Plays of at least 3 seconds (the `video_view` action). */
+  views_3s: number;
+  p25: number;
+  p50: number;
+  p75: number;
+  p95: number;
+  p100: number;
+  /** Plays to the end, or of at least 15 seconds for longer videos. */
+  thruplays: number;
+  /** Sum of the watched time of all plays. */
+  watch_ms: number;
+}
 
 /** One ad's delivery in one hour. Money in the account currency's minor units. */
 export interface HourCell {
@@ -24,6 +42,7 @@ export interface HourCell {
   checkouts: number;
   purchases: number;
   purchase_value: number;
+  video?: VideoCell;
 }
 
 /** A budget owner: a CBO campaign or an ad set of a campaign without a budget. */
@@ -42,17 +61,35 @@ const DIURNAL_SUM = DIURNAL.reduce((a, b) => a + b, 0);
 /** Price points of a recharge or an order, in USD. */
 const PRICE_POINTS_USD = [0.99, 4.99, 9.99, 9.99, 19.99, 19.99, 29.99, 49.99];
 
+/**
+ * Late conversions: this share of an hour's purchases is reported with the hour; each of the
+ * others after a delay of up to LATE_MAX_MS, skewed towards the first day (the attribution
+ * window of 7-day click fills mostly early).
+ */
+const ON_TIME_SHARE = 0.6;
+export const LATE_MAX_MS = 7 * DAY_MS;
+
+/** Finished owner-days kept in memory, counted in ad-hour cells (~100 bytes each). */
+const MAX_CACHED_CELLS = 1_500_000;
+
 /** Per-ad traits that stay fixed for the ad's life: a good ad stays good. */
 interface AdTraits {
   quality: number;
   cpmUsd: number;
   ctr: number;
   cvr: number;
+  /** Share of impressions that start the video (autoplay in feeds). */
+  playRate: number;
+  /** Seconds after which a play survives with probability 1/e (how gripping the video is). */
+  retentionSeconds: number;
 }
 
 export class DeliveryModel {
-  private readonly cache = new Map<string, Map<string, HourCell[]>>();
+  private readonly cache = new Map<string, { cells: Map<string, HourCell[]>; size: number }>();
+  private cachedCells = 0;
   private readonly traits = new Map<string, AdTraits>();
+  /** Budget owners per account, rebuilt when the store changes (an O(ads) pass). */
+  private ownersIndex: { state: unknown; version: number; byAccount: Map<string, BudgetOwner[]> } | undefined;
 
   constructor(
     private readonly store: Store,
@@ -61,22 +98,37 @@ export class DeliveryModel {
 
   clearCache(): void {
     this.cache.clear();
+    this.cachedCells = 0;
+    this.ownersIndex = undefined;
+  }
+
+  /** Least recently used first out once the cache is over its size. */
+  private remember(key: string, cells: Map<string, HourCell[]>): void {
+    let size = 0;
+    for (const list of cells.values()) size += list.length;
+    this.cache.set(key, { cells, size });
+    this.cachedCells += size;
+    for (const [oldKey, entry] of this.cache) {
+      if (this.cachedCells <= MAX_CACHED_CELLS) break;
+      this.cache.delete(oldKey);
+      this.cachedCells -= entry.size;
+    }
   }
 
   /**
    * Budget owners of an account with all their ads. Callers filter the cells, never the ads:
    * an owner's budget is shared by all its ads, so dropping one would change the others.
    */
-  owners(accountId: string): BudgetOwner[] {
+  owners(accountId: string): readonly BudgetOwner[] {
     const s = this.store.state;
-    const account = s.ad_accounts[accountId];
-    if (!account) return [];
+    const index = this.ownersIndex;
+    if (index && index.state === s && index.version === this.store.version) return index.byAccount.get(accountId) ?? [];
     const byOwner = new Map<string, BudgetOwner>();
     for (const ad of Object.values(s.ads)) {
-      if (ad.account_id !== accountId) continue;
+      const account = s.ad_accounts[ad.account_id];
       const campaign = s.campaigns[ad.campaign_id];
       const adset = s.adsets[ad.adset_id];
-      if (!campaign || !adset) continue;
+      if (!account || !campaign || !adset) continue;
       const owner = isCampaignBudget(campaign)
         ? { kind: 'campaign' as const, id: campaign.id, history: campaign.history }
         : { kind: 'adset' as const, id: adset.id, history: adset.history };
@@ -87,7 +139,14 @@ export class DeliveryModel {
       }
       entry.ads.push(ad);
     }
-    return [...byOwner.values()];
+    const byAccount = new Map<string, BudgetOwner[]>();
+    for (const owner of byOwner.values()) {
+      let list = byAccount.get(owner.account.id);
+      if (!list) byAccount.set(owner.account.id, (list = []));
+      list.push(owner);
+    }
+    this.ownersIndex = { state: s, version: this.store.version, byAccount };
+    return byAccount.get(accountId) ?? [];
   }
 
   /**
@@ -104,14 +163,25 @@ export class DeliveryModel {
     const key = `${owner.id}|${date}`;
     if (cacheable) {
       const hit = this.cache.get(key);
-      if (hit) return hit;
+      if (hit) {
+        // Refresh its place in the LRU order.
+        this.cache.delete(key);
+        this.cache.set(key, hit);
+        return hit.cells;
+      }
     }
 
     const result = new Map<string, HourCell[]>();
     const ads = owner.ads.filter((ad) => ad.created_at < until);
     if (until <= dayStart || ads.length === 0) return result;
 
-    const intervals = new Map<string, Interval[]>(ads.map((ad) => [ad.id, this.adIntervals(ad, owner.account)]));
+    // Per-ad inputs once per day, and plain loops: this runs for every ad-hour of a report.
+    const n = ads.length;
+    const intervals: Interval[][] = ads.map((ad) => this.adIntervals(ad, owner.account));
+    const quality = ads.map((ad) => this.adTraits(ad.id).quality);
+    const videoSeconds = ads.map((ad) => this.adVideoSeconds(ad));
+    const fractions = new Float64Array(n);
+    const raw = new Float64Array(n);
     const util = between(rng(this.seed, 'util', owner.id, date), 0.82, 0.97);
     let spentToday = 0;
 
@@ -119,37 +189,65 @@ export class DeliveryModel {
     const plainDay = dayEnd - dayStart === DAY_MS;
     for (let slot = dayStart; slot < until; slot += HOUR_MS) {
       const slotEnd = Math.min(slot + HOUR_MS, until, dayEnd);
-      const fractions = ads.map((ad) => coverage(intervals.get(ad.id)!, slot, slotEnd) / HOUR_MS);
-      if (fractions.every((f) => f === 0)) continue;
+      let any = false;
+      for (let i = 0; i < n; i++) {
+        fractions[i] = coverage(intervals[i]!, slot, slotEnd) / HOUR_MS;
+        if (fractions[i] !== 0) any = true;
+      }
+      if (!any) continue;
 
       const cap = this.dailyCap(owner.history, slot);
       const hour = plainDay ? (slot - dayStart) / HOUR_MS : localHour(slot + HOUR_MS / 2, tz);
       const hourTarget = (cap * util * DIURNAL[hour]!) / DIURNAL_SUM;
-      const active = ads.filter((_, i) => fractions[i]! > 0);
-      const qualitySum = active.reduce((sum, ad) => sum + this.adTraits(ad.id).quality, 0);
+      let qualitySum = 0;
+      for (let i = 0; i < n; i++) if (fractions[i]! > 0) qualitySum += quality[i]!;
 
-      const raw = ads.map((ad, i) => {
-        if (fractions[i] === 0) return 0;
-        const noise = between(rng(this.seed, 'pace', ad.id, slot), 0.8, 1.2);
-        return ((hourTarget * this.adTraits(ad.id).quality) / qualitySum) * fractions[i]! * noise;
-      });
-      const rawSum = raw.reduce((a, b) => a + b, 0);
+      let rawSum = 0;
+      for (let i = 0; i < n; i++) {
+        raw[i] = fractions[i] === 0 ? 0 : ((hourTarget * quality[i]!) / qualitySum) * fractions[i]! * between(rng(this.seed, 'pace', ads[i]!.id, slot), 0.8, 1.2);
+        rawSum += raw[i]!;
+      }
       const room = Math.max(0, cap - spentToday);
       const scale = rawSum > room ? room / rawSum : 1;
 
-      ads.forEach((ad, i) => {
-        if (fractions[i] === 0) return;
+      for (let i = 0; i < n; i++) {
+        if (fractions[i] === 0) continue;
+        const ad = ads[i]!;
         const spend = Math.floor(raw[i]! * scale);
         spentToday += spend;
-        const cell = this.deriveCell(ad.id, slot, spend, owner.account.currency);
+        const cell = this.deriveCell(ad.id, slot, spend, owner.account.currency, videoSeconds[i]);
         let cells = result.get(ad.id);
         if (!cells) result.set(ad.id, (cells = []));
         cells.push(cell);
-      });
+      }
     }
 
-    if (cacheable) this.cache.set(key, result);
+    if (cacheable) this.remember(key, result);
     return result;
+  }
+
+  /**
+   * The purchases of an ad-hour the pixel has reported by `asOf`, and their value. Each
+   * purchase has a fixed reporting delay (seeded), so the count only grows with time and is
+   * final LATE_MAX_MS after the hour. The sites' orders are the truth behind these (webhooks/cohort.ts).
+   */
+  reported(adId: string, cell: HourCell, asOf: number, currency: string): { purchases: number; purchase_value: number } {
+    if (cell.purchases === 0 || asOf - cell.slot >= LATE_MAX_MS + HOUR_MS) return cell;
+    const next = rng(this.seed, 'late', adId, cell.slot);
+    const prices = this.orderPrices(adId, cell.slot, cell.purchases, currency);
+    const hourEnd = cell.slot + HOUR_MS;
+    let purchases = 0;
+    let value = 0;
+    prices.forEach((price) => {
+      const u = next();
+      const delay = u < ON_TIME_SHARE ? 0 : LATE_MAX_MS * ((u - ON_TIME_SHARE) / (1 - ON_TIME_SHARE)) ** 2;
+      // On-time purchases show while the hour runs; late ones count from its end.
+      if (delay === 0 || hourEnd + delay <= asOf) {
+        purchases += 1;
+        value += price;
+      }
+    });
+    return { purchases, purchase_value: value };
   }
 
   /** Total spend (minor units) of an account's ads in [fromMs, asOf). */
@@ -158,12 +256,12 @@ export class DeliveryModel {
   }
 
   /** Total spend (minor units) of some budget owners' ads in [fromMs, asOf). */
-  spendOf(owners: BudgetOwner[], fromMs: number, asOf: number): number {
+  spendOf(owners: readonly BudgetOwner[], fromMs: number, asOf: number): number {
     return this.sumCells(owners, fromMs, asOf).spend;
   }
 
   /** Sums the cells of some owners' ads (optionally only some ads) in [fromMs, asOf). */
-  sumCells(owners: BudgetOwner[], fromMs: number, asOf: number, onlyAds?: ReadonlySet<string>): Omit<HourCell, 'slot'> {
+  sumCells(owners: readonly BudgetOwner[], fromMs: number, asOf: number, onlyAds?: ReadonlySet<string>): Omit<HourCell, 'slot' | 'video'> {
     const total = { spend: 0, impressions: 0, clicks: 0, link_clicks: 0, landing_page_views: 0, checkouts: 0, purchases: 0, purchase_value: 0 };
     if (owners.length === 0 || asOf <= fromMs) return total;
     const tz = owners[0]!.account.timezone_name;
@@ -191,8 +289,9 @@ export class DeliveryModel {
     return total;
   }
 
-  /** Prices of the individual purchases of one ad-hour, in minor units (orders re-use these). */
+  /** Prices of the individual purchases of one ad-hour as the pixel values them, in minor units. */
   orderPrices(adId: string, slot: number, count: number, currency: string): number[] {
+    if (count === 0) return [];
     const next = rng(this.seed, 'orders', adId, slot);
     const prices: number[] = [];
     for (let i = 0; i < count; i++) {
@@ -227,14 +326,64 @@ export class DeliveryModel {
     let t = this.traits.get(adId);
     if (!t) {
       const next = rng(this.seed, 'traits', adId);
-      t = { quality: between(next, 0.5, 1.5), cpmUsd: between(next, 6, 16), ctr: between(next, 0.008, 0.03), cvr: between(next, 0.01, 0.06) };
+      t = {
+        quality: between(next, 0.5, 1.5),
+        cpmUsd: between(next, 6, 16),
+        ctr: between(next, 0.008, 0.03),
+        cvr: between(next, 0.01, 0.06),
+        playRate: between(next, 0.55, 0.85),
+        retentionSeconds: between(next, 3, 14),
+      };
       this.traits.set(adId, t);
     }
     return t;
   }
 
+  /** Duration of the ad's video, when its creative is a video. */
+  private adVideoSeconds(ad: AdRecord): number | undefined {
+    const s = this.store.state;
+    const postId = s.creatives[ad.creative_id]?.effective_object_story_id;
+    const videoId = postId === undefined ? undefined : s.posts[postId]?.video_id;
+    const video = videoId === undefined ? undefined : s.videos[videoId];
+    return video ? videoLengthSeconds(video) : undefined;
+  }
+
+  /**
+   * Plays and how far they got. A play survives to second t with probability e^(-t/τ), so the
+   * counts at 25 %, 50 % … 100 %, 3 s and ThruPlay (15 s, or the end of a shorter video) are a
+   * chain of roundings along the video: each point never exceeds the one before it.
+   */
+  private deriveVideo(adId: string, slot: number, impressions: number, duration: number): VideoCell {
+    const t = this.adTraits(adId);
+    const next = rng(this.seed, 'video', adId, slot);
+    const tau = t.retentionSeconds;
+    const plays = stochasticRound(impressions * t.playRate * between(next, 0.9, 1.1), next());
+    const points: Array<[keyof VideoCell, number]> = [
+      ['views_3s', Math.min(3, duration)],
+      ['p25', 0.25 * duration],
+      ['p50', 0.5 * duration],
+      ['p75', 0.75 * duration],
+      ['p95', 0.95 * duration],
+      ['p100', duration],
+      ['thruplays', Math.min(15, duration)],
+    ];
+    points.sort((a, b) => a[1] - b[1]);
+    const cell: VideoCell = { plays, views_3s: 0, p25: 0, p50: 0, p75: 0, p95: 0, p100: 0, thruplays: 0, watch_ms: 0 };
+    let count = plays;
+    let at = 0;
+    for (const [key, seconds] of points) {
+      count = stochasticRound(count * Math.exp(-(seconds - at) / tau), next());
+      at = seconds;
+      cell[key] = count;
+    }
+    // Expected watched time of a play: the integral of the survival curve over the video.
+    const perPlay = Math.min(duration, tau * (1 - Math.exp(-duration / tau)) * between(next, 0.9, 1.1));
+    cell.watch_ms = Math.round(plays * perPlay * 1000);
+    return cell;
+  }
+
   /** Everything else of an ad-hour follows from its spend and the ad's traits. */
-  private deriveCell(adId: string, slot: number, spend: number, currency: string): HourCell {
+  private deriveCell(adId: string, slot: number, spend: number, currency: string, videoSeconds?: number): HourCell {
     const t = this.adTraits(adId);
     const next = rng(this.seed, 'hour', adId, slot);
     const cpmMinor = Math.max(1, usdToMinor(t.cpmUsd * between(next, 0.85, 1.15), currency));
@@ -245,6 +394,8 @@ export class DeliveryModel {
     const purchases = stochasticRound(landing_page_views * t.cvr * between(next, 0.7, 1.3), next());
     const checkouts = purchases + stochasticRound(landing_page_views * between(next, 0.03, 0.1), next());
     const purchase_value = this.orderPrices(adId, slot, purchases, currency).reduce((a, b) => a + b, 0);
-    return { slot, spend, impressions, clicks, link_clicks, landing_page_views, checkouts, purchases, purchase_value };
+    const cell: HourCell = { slot, spend, impressions, clicks, link_clicks, landing_page_views, checkouts, purchases, purchase_value };
+    if (videoSeconds !== undefined) cell.video = this.deriveVideo(adId, slot, impressions, videoSeconds);
+    return cell;
   }
 }

@@ -45,4 +45,6 @@ export interface GraphContext {
   fields: FieldSelection[] | undefined;
   /** Set by the router once the target object is known, for the usage headers. */
   usage?: { accountId: string; type: UsageType };
+  /** An item of an asynchronous batch request (copies then have no synchronous size limit). */
+  async?: boolean;
 }

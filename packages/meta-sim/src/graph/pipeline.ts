@@ -19,6 +19,8 @@ export interface GraphRequest {
   authorization?: string;
   /** Token of the enclosing batch, used when a batch item names none. */
   fallbackToken?: string;
+  /** An item of an asynchronous batch request. */
+  async?: boolean;
 }
 
 export interface GraphResponse {
@@ -90,6 +92,7 @@ export function createPipeline(
       accessToken: accessToken!,
       now,
       fields: parseFields(params.string('fields')),
+      async: request.async,
     };
     let body: unknown;
     if (rest === '/' || rest === '') {

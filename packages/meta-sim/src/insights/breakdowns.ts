@@ -3,13 +3,44 @@ import { between, rng } from '../random.ts';
 
 // Breakdowns (reference §12): each ad's totals are split between breakdown values by shares
 // that depend on the ad's targeting and the seed, with integer parts that add up exactly, so
-// a breakdown never changes a total.
+// a breakdown never changes a total. The hourly breakdowns are not shares: the engine groups
+// the model's ad-hours by the hour they fall in.
 
-export const BREAKDOWNS = ['age', 'gender', 'country', 'publisher_platform'] as const;
+export const HOURLY_ADVERTISER = 'hourly_stats_aggregated_by_advertiser_time_zone';
+export const HOURLY_AUDIENCE = 'hourly_stats_aggregated_by_audience_time_zone';
+
+export const BREAKDOWNS = ['age', 'gender', 'country', 'publisher_platform', HOURLY_ADVERTISER, HOURLY_AUDIENCE] as const;
 export type Breakdown = (typeof BREAKDOWNS)[number];
+export type HourlyBreakdown = typeof HOURLY_ADVERTISER | typeof HOURLY_AUDIENCE;
+
+export const isHourly = (b: Breakdown): b is HourlyBreakdown => b === HOURLY_ADVERTISER || b === HOURLY_AUDIENCE;
 
 /** Combinations answered; others fail like the Graph API's invalid combinations (2 / 1504041). */
-const ALLOWED = new Set(['age', 'gender', 'age,gender', 'country', 'publisher_platform']);
+const ALLOWED = new Set(['age', 'gender', 'age,gender', 'country', 'publisher_platform', HOURLY_ADVERTISER, HOURLY_AUDIENCE]);
+
+/** `"07:00:00 - 07:59:59"`: how the hourly breakdowns label an hour. */
+export function hourLabel(hour: number): string {
+  const hh = String(hour).padStart(2, '0');
+  return `${hh}:00:00 - ${hh}:59:59`;
+}
+
+/**
+ * A representative time zone of a country's audience [U]: the audience-zone breakdown files an
+ * hour under the viewers' clock, taken as the first targeted country's main zone.
+ */
+const COUNTRY_ZONES: Record<string, string> = {
+  US: 'America/Chicago', CA: 'America/Toronto', MX: 'America/Mexico_City', BR: 'America/Sao_Paulo', GB: 'Europe/London',
+  DE: 'Europe/Berlin', FR: 'Europe/Paris', ES: 'Europe/Madrid', IT: 'Europe/Rome', NL: 'Europe/Amsterdam', TR: 'Europe/Istanbul',
+  IN: 'Asia/Kolkata', ID: 'Asia/Jakarta', TH: 'Asia/Bangkok', VN: 'Asia/Ho_Chi_Minh', PH: 'Asia/Manila', MY: 'Asia/Kuala_Lumpur',
+  SG: 'Asia/Singapore', HK: 'Asia/Hong_Kong', TW: 'Asia/Taipei', JP: 'Asia/Tokyo', KR: 'Asia/Seoul', CN: 'Asia/Shanghai',
+  AU: 'Australia/Sydney', NZ: 'Pacific/Auckland', AE: 'Asia/Dubai', SA: 'Asia/Riyadh', ZA: 'Africa/Johannesburg',
+};
+
+export function audienceZone(targeting: Record<string, unknown>, fallback: string): string {
+  const geo = (targeting.geo_locations ?? {}) as { countries?: unknown };
+  const first = Array.isArray(geo.countries) ? String(geo.countries[0] ?? '') : '';
+  return COUNTRY_ZONES[first] ?? fallback;
+}
 
 export function parseBreakdowns(list: string[] | undefined): Breakdown[] {
   if (!list || list.length === 0) return [];
@@ -35,7 +66,7 @@ const PLATFORMS: Array<[string, number]> = [
 ];
 
 /** Values of one dimension and their weights for an ad with this targeting. */
-function shares(dim: Breakdown, targeting: Record<string, unknown>, seed: number, adId: string): Array<[string, number]> {
+function shares(dim: Exclude<Breakdown, HourlyBreakdown>, targeting: Record<string, unknown>, seed: number, adId: string): Array<[string, number]> {
   const next = rng(seed, 'breakdown', dim, adId);
   const jitter = () => between(next, 0.7, 1.3);
   if (dim === 'age') {
@@ -82,6 +113,7 @@ export function splitInteger(total: number, weights: number[]): number[] {
 export function combinations(dims: Breakdown[], targeting: Record<string, unknown>, seed: number, adId: string): Array<{ values: Record<string, string>; weight: number }> {
   let combos: Array<{ values: Record<string, string>; weight: number }> = [{ values: {}, weight: 1 }];
   for (const dim of dims) {
+    if (isHourly(dim)) continue;
     const s = shares(dim, targeting, seed, adId);
     const total = s.reduce((a, [, w]) => a + w, 0) || 1;
     combos = combos.flatMap((c) => s.map(([value, w]) => ({ values: { ...c.values, [dim]: value }, weight: (c.weight * w) / total })));

@@ -6,14 +6,16 @@ import { minorToMajorString } from '../money.ts';
 import { between, rng } from '../random.ts';
 import { matches, parseFiltering, type FilterClause } from '../routes/common.ts';
 import type { AdAccountRecord, AdRecord } from '../store/state.ts';
-import { addDays, daysBetween, localDate } from '../time.ts';
-import { combinations, parseBreakdowns, splitInteger, type Breakdown } from './breakdowns.ts';
+import { addDays, DAY_MS, daysBetween, HOUR_MS, localDate, localHour, offsetMinutes, startOfLocalDay } from '../time.ts';
+import { audienceZone, combinations, HOURLY_AUDIENCE, hourLabel, isHourly, parseBreakdowns, splitInteger, type Breakdown, type HourlyBreakdown } from './breakdowns.ts';
 import { DATE_PRESETS, presetRange, splitRange, validateRange, type DateRange } from './dates.ts';
 
 // The Insights query engine (reference §12): sums the delivery model's ad-hours per ad and
-// time bucket, splits breakdowns, aggregates to the requested level and renders rows with
-// numbers as strings. Every level is a sum of the same ad cells, so account = Σ campaigns =
-// Σ ads for a range, and ratios are recomputed from summed numerators and denominators.
+// time bucket (and hour, for the hourly breakdowns), splits breakdowns, aggregates to the
+// requested level and renders rows with numbers as strings. Every level is a sum of the same
+// ad cells, so account = Σ campaigns = Σ ads for a range, a day = Σ its hours, and ratios are
+// recomputed from summed numerators and denominators. Purchases are those the pixel has
+// reported by the time of the query (late conversions, DeliveryModel.reported).
 
 export type InsightsLevel = 'account' | 'campaign' | 'adset' | 'ad';
 export type InsightsNode = { kind: 'adaccount'; id: string } | { kind: 'campaign' | 'adset' | 'ad'; id: string };
@@ -27,16 +29,75 @@ export const INSIGHTS_FIELDS = [
   'date_start', 'date_stop', 'spend', 'impressions', 'reach', 'frequency', 'clicks', 'unique_clicks', 'inline_link_clicks',
   'inline_link_click_ctr', 'cost_per_inline_link_click', 'ctr', 'cpc', 'cpm', 'objective', 'optimization_goal', 'buying_type',
   'attribution_setting', 'actions', 'action_values', 'cost_per_action_type', 'purchase_roas', 'website_purchase_roas', 'outbound_clicks',
+  'video_play_actions', 'video_p25_watched_actions', 'video_p50_watched_actions', 'video_p75_watched_actions', 'video_p95_watched_actions',
+  'video_p100_watched_actions', 'video_thruplay_watched_actions', 'video_avg_time_watched_actions',
 ] as const;
+
+/**
+ * Fields not reported with an hourly breakdown [U]: unique counts (reach, frequency, unique
+ * clicks) are per-range deduplications, not sums of hours.
+ */
+const NOT_HOURLY = new Set(['reach', 'frequency', 'unique_clicks']);
+
+/** Off-Meta (pixel) actions: never in hourly rows, as on Meta since 2021 (reference §12). */
+const OFF_META_ACTIONS = new Set(['landing_page_view', 'offsite_conversion.fb_pixel_initiate_checkout', 'purchase', 'omni_purchase', 'offsite_conversion.fb_pixel_purchase']);
+
+/** Statuses Insights leaves out as rows unless the query filters on an effective status. */
+const HIDDEN_STATUSES = new Set(['DELETED', 'ARCHIVED']);
 
 const DEFAULT_FIELDS = ['date_start', 'date_stop', 'impressions', 'spend'];
 
 /** The pixel purchase, reported under each of its overlapping action types (reference §12). */
 export const PURCHASE_ACTION_TYPES = ['purchase', 'omni_purchase', 'offsite_conversion.fb_pixel_purchase'] as const;
 
-type Totals = Omit<HourCell, 'slot'>;
-const zero = (): Totals => ({ spend: 0, impressions: 0, clicks: 0, link_clicks: 0, landing_page_views: 0, checkouts: 0, purchases: 0, purchase_value: 0 });
+interface Totals {
+  spend: number;
+  impressions: number;
+  clicks: number;
+  link_clicks: number;
+  landing_page_views: number;
+  checkouts: number;
+  purchases: number;
+  purchase_value: number;
+  video_plays: number;
+  video_views_3s: number;
+  video_p25: number;
+  video_p50: number;
+  video_p75: number;
+  video_p95: number;
+  video_p100: number;
+  video_thruplays: number;
+  video_watch_ms: number;
+}
+const zero = (): Totals => ({
+  spend: 0, impressions: 0, clicks: 0, link_clicks: 0, landing_page_views: 0, checkouts: 0, purchases: 0, purchase_value: 0, video_plays: 0,
+  video_views_3s: 0, video_p25: 0, video_p50: 0, video_p75: 0, video_p95: 0, video_p100: 0, video_thruplays: 0, video_watch_ms: 0,
+});
 const METRICS = Object.keys(zero()) as Array<keyof Totals>;
+
+/** Adds one ad-hour to a running total, with the purchases reported so far. */
+function addCell(t: Totals, c: HourCell, reported: { purchases: number; purchase_value: number }): void {
+  t.spend += c.spend;
+  t.impressions += c.impressions;
+  t.clicks += c.clicks;
+  t.link_clicks += c.link_clicks;
+  t.landing_page_views += c.landing_page_views;
+  t.checkouts += c.checkouts;
+  t.purchases += reported.purchases;
+  t.purchase_value += reported.purchase_value;
+  const v = c.video;
+  if (v) {
+    t.video_plays += v.plays;
+    t.video_views_3s += v.views_3s;
+    t.video_p25 += v.p25;
+    t.video_p50 += v.p50;
+    t.video_p75 += v.p75;
+    t.video_p95 += v.p95;
+    t.video_p100 += v.p100;
+    t.video_thruplays += v.thruplays;
+    t.video_watch_ms += v.watch_ms;
+  }
+}
 
 export interface InsightsQuery {
   level: InsightsLevel;
@@ -116,8 +177,8 @@ function entityValue(ctx: GraphContext, ad: AdRecord, field: string): unknown {
 const ENTITY_FIELDS = new Set(['ad.id', 'ad.name', 'ad.effective_status', 'adset.id', 'adset.name', 'adset.effective_status', 'campaign.id', 'campaign.name', 'campaign.effective_status', 'campaign.objective']);
 
 function adsInScope(ctx: GraphContext, node: InsightsNode, account: AdAccountRecord, filtering: FilterClause[]): AdRecord[] {
-  const ads = Object.values(ctx.sim.store.state.ads).filter((ad) => {
-    if (ad.account_id !== account.id) return false;
+  // The delivery model's index holds every ad of the account (by budget owner).
+  const ads = ctx.sim.delivery.owners(account.id).flatMap((o) => o.ads).filter((ad) => {
     if (node.kind === 'campaign') return ad.campaign_id === node.id;
     if (node.kind === 'adset') return ad.adset_id === node.id;
     if (node.kind === 'ad') return ad.id === node.id;
@@ -138,7 +199,63 @@ interface Group {
   key: string;
   sample: AdRecord;
   breakdown: Record<string, string>;
+  /** The breakdown values as text, for grouping and ordering rows. */
+  breakdownKey: string;
   totals: Totals;
+}
+
+/** Code-unit order: dates, numeric ids of one length and labels sort right, and fast. */
+const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Whether the query picks statuses itself; otherwise deleted and archived rows are left out. */
+const filtersOnStatus = (q: InsightsQuery) => q.filtering.some((c) => /(^|\.)effective_status$/.test(c.field));
+
+/** The effective status of the object a row at this level stands for. */
+function rowStatus(ctx: GraphContext, level: InsightsLevel, ad: AdRecord): string | undefined {
+  const s = ctx.sim.store.state;
+  if (level === 'ad') return adEffectiveStatus(ctx.sim.store, ad, ctx.now);
+  if (level === 'adset') {
+    const adset = s.adsets[ad.adset_id];
+    return adset && adsetEffectiveStatus(ctx.sim.store, adset);
+  }
+  if (level === 'campaign') {
+    const campaign = s.campaigns[ad.campaign_id];
+    return campaign && campaignEffectiveStatus(ctx.sim.store, campaign);
+  }
+  return undefined;
+}
+
+/** A local day of the account, for filing ad-hours under hours. */
+interface HourDay {
+  start: number;
+  /** 24 hours long (no DST change): the k-th slot is hour k. */
+  plain: boolean;
+  /** UTC offsets (minutes) of audience zones on this day. */
+  offsets: Map<string, number>;
+}
+
+/**
+ * How an ad-hour is filed under an hourly breakdown: the hour of the slot on the account's
+ * clock, or on the audience's (the zone's offset of that day; hours keep their length).
+ */
+function hourOf(hourly: HourlyBreakdown, slot: number, day: HourDay, tz: string, zone: string): number {
+  if (hourly === HOURLY_AUDIENCE && zone !== tz) {
+    let offset = day.offsets.get(zone);
+    if (offset === undefined) day.offsets.set(zone, (offset = offsetMinutes(day.start, zone)));
+    const local = slot + HOUR_MS / 2 + offset * 60_000;
+    return Math.floor((((local % DAY_MS) + DAY_MS) % DAY_MS) / HOUR_MS);
+  }
+  return day.plain ? Math.floor((slot - day.start) / HOUR_MS) : localHour(slot, tz);
+}
+
+type PerAd = Map<string, { bucket: number; ad: AdRecord; hour: number; totals: Totals }>;
+
+/** The running totals of an ad in a time bucket (and hour, -1 without an hourly breakdown). */
+function totalsOf(perAd: PerAd, bucket: number, ad: AdRecord, hour: number): Totals {
+  const key = `${bucket}|${ad.id}|${hour}`;
+  let entry = perAd.get(key);
+  if (!entry) perAd.set(key, (entry = { bucket, ad, hour, totals: zero() }));
+  return entry.totals;
 }
 
 /** Runs an Insights query and returns the rows (not yet paged). */
@@ -147,41 +264,59 @@ export function runInsights(ctx: GraphContext, node: InsightsNode, account: AdAc
   const ads = adsInScope(ctx, node, account, q.filtering);
   const scoped = new Set(ads.map((a) => a.id));
   const owners = delivery.owners(account.id).filter((o) => o.ads.some((a) => scoped.has(a.id)));
+  const tz = account.timezone_name;
+  const hourly = q.breakdowns.find(isHourly);
+  const zones = new Map<string, string>();
+  if (hourly === HOURLY_AUDIENCE) {
+    for (const ad of ads) zones.set(ad.id, audienceZone(ctx.sim.store.state.adsets[ad.adset_id]?.targeting ?? {}, tz));
+  }
 
-  // Per ad and time bucket totals.
-  const perAd = new Map<string, { bucket: number; ad: AdRecord; totals: Totals }>();
-  const today = localDate(asOf, account.timezone_name);
-  const firstAd = ads.length > 0 ? localDate(Math.min(...ads.map((a) => a.created_at)), account.timezone_name) : today;
+  // Per ad, time bucket and (with an hourly breakdown) hour.
+  const perAd: PerAd = new Map();
+  const today = localDate(asOf, tz);
+  const firstAd = ads.length > 0 ? localDate(Math.min(...ads.map((a) => a.created_at)), tz) : today;
   const since = q.range.since > firstAd ? q.range.since : firstAd;
   const until = q.range.until < today ? q.range.until : today;
   const adById = new Map(ads.map((a) => [a.id, a]));
   let bucket = 0;
   for (let date = since; date <= until; date = addDays(date, 1)) {
     while (q.buckets[bucket] && q.buckets[bucket]!.until < date) bucket++;
+    let day: HourDay | undefined;
+    if (hourly) {
+      const start = startOfLocalDay(date, tz);
+      day = { start, plain: startOfLocalDay(addDays(date, 1), tz) - start === DAY_MS, offsets: new Map() };
+    }
     for (const owner of owners) {
       for (const [adId, cells] of delivery.ownerDay(owner, date, asOf)) {
         const ad = adById.get(adId);
         if (!ad) continue;
-        const key = `${bucket}|${adId}`;
-        let entry = perAd.get(key);
-        if (!entry) perAd.set(key, (entry = { bucket, ad, totals: zero() }));
-        for (const c of cells) for (const m of METRICS) entry.totals[m] += c[m];
+        if (hourly) {
+          // Hourly rows carry no pixel actions, so late reporting does not matter here.
+          const zone = zones.get(adId) ?? tz;
+          for (const c of cells) addCell(totalsOf(perAd, bucket, ad, hourOf(hourly, c.slot, day!, tz, zone)), c, c);
+        } else {
+          const totals = totalsOf(perAd, bucket, ad, -1);
+          for (const c of cells) addCell(totals, c, delivery.reported(adId, c, asOf, account.currency));
+        }
       }
     }
   }
 
   // Breakdowns split each ad's totals; then rows aggregate to the level.
   const groups = new Map<string, Group>();
-  for (const { bucket: b, ad, totals } of perAd.values()) {
+  for (const { bucket: b, ad, hour, totals } of perAd.values()) {
     const targeting = ctx.sim.store.state.adsets[ad.adset_id]?.targeting ?? {};
-    const combos = combinations(q.breakdowns, targeting, ctx.sim.seed, ad.id);
-    const parts = METRICS.map((m) => splitInteger(totals[m], combos.map((c) => c.weight)));
-    combos.forEach((combo, i) => {
-      const key = `${b}|${levelKey(q.level, ad)}|${JSON.stringify(combo.values)}`;
+    const combos = hourly ? [{ values: { [hourly]: hourLabel(hour) }, weight: 1 }] : combinations(q.breakdowns, targeting, ctx.sim.seed, ad.id);
+    // One combination (no split) takes the totals as they are.
+    const parts = combos.length === 1 ? undefined : METRICS.map((m) => splitInteger(totals[m], combos.map((c) => c.weight)));
+    for (let i = 0; i < combos.length; i++) {
+      const combo = combos[i]!;
+      const breakdownKey = JSON.stringify(combo.values);
+      const key = `${b}|${levelKey(q.level, ad)}|${breakdownKey}`;
       let g = groups.get(key);
-      if (!g) groups.set(key, (g = { bucket: q.buckets[b]!, key: levelKey(q.level, ad), sample: ad, breakdown: combo.values, totals: zero() }));
-      METRICS.forEach((m, j) => (g!.totals[m] += parts[j]![i]!));
-    });
+      if (!g) groups.set(key, (g = { bucket: q.buckets[b]!, key: levelKey(q.level, ad), sample: ad, breakdown: combo.values, breakdownKey, totals: zero() }));
+      for (let j = 0; j < METRICS.length; j++) g.totals[METRICS[j]!] += parts ? parts[j]![i]! : totals[METRICS[j]!];
+    }
   }
 
   // Metric filters and the sort key are rendered too, then dropped if not asked for.
@@ -194,9 +329,13 @@ export function runInsights(ctx: GraphContext, node: InsightsNode, account: AdAc
   );
   const renderQuery = { ...q, fields: [...q.fields, ...helperFields] };
 
+  // Deleted and archived objects still count in their parents' rows, but get no rows of their
+  // own unless asked for through an effective_status filter (or queried by their own id).
+  const hideRemoved = q.level !== 'account' && !filtersOnStatus(q);
   const rows: Array<{ group: Group; row: Record<string, unknown> }> = [];
   for (const g of groups.values()) {
     if (g.totals.impressions === 0 && g.totals.spend === 0) continue;
+    if (hideRemoved && g.key !== node.id && HIDDEN_STATUSES.has(rowStatus(ctx, q.level, g.sample) ?? '')) continue;
     const row = renderRow(ctx, renderQuery, account, g);
     if (metricClauses.every((c) => matches(row[c.field], c))) rows.push({ group: g, row });
   }
@@ -207,9 +346,10 @@ export function runInsights(ctx: GraphContext, node: InsightsNode, account: AdAc
       if (va !== vb) return q.sort.descending ? vb - va : va - vb;
     }
     return (
-      a.group.bucket.since.localeCompare(b.group.bucket.since) ||
-      a.group.key.localeCompare(b.group.key) ||
-      JSON.stringify(a.group.breakdown).localeCompare(JSON.stringify(b.group.breakdown))
+      compareText(a.group.bucket.since, b.group.bucket.since) ||
+      a.group.key.length - b.group.key.length ||
+      compareText(a.group.key, b.group.key) ||
+      compareText(a.group.breakdownKey, b.group.breakdownKey)
     );
   });
   return rows.map(({ row }) => {
@@ -218,75 +358,165 @@ export function runInsights(ctx: GraphContext, node: InsightsNode, account: AdAc
   });
 }
 
-function renderRow(ctx: GraphContext, q: InsightsQuery, account: AdAccountRecord, g: Group): Record<string, unknown> {
-  const s = ctx.sim.store.state;
-  const t = g.totals;
-  const cur = account.currency;
-  const spendMajor = Number(minorToMajorString(t.spend, cur));
-  const valueMajor = Number(minorToMajorString(t.purchase_value, cur));
-  const level = LEVELS.indexOf(q.level);
-  const campaign = s.campaigns[g.sample.campaign_id];
-  const adset = s.adsets[g.sample.adset_id];
-  const days = daysBetween(g.bucket.since, g.bucket.until) + 1;
-  // Reach is not additive: derive it per row from impressions and a frequency that grows
-  // with the length of the range.
-  const freq = 1.05 + 0.15 * Math.log(1 + days) * between(rng(ctx.sim.seed, 'reach', g.key, g.bucket.since, JSON.stringify(g.breakdown)), 0.85, 1.15);
-  const reach = t.impressions === 0 ? 0 : Math.max(1, Math.min(t.impressions, Math.round(t.impressions / freq)));
-  const ratio = (num: number, den: number, scale = 1) => (den > 0 ? fmt((num / den) * scale) : undefined);
-  const list = (entries: Array<[string, number, (n: number) => string]>) => {
-    const out = entries.filter(([, n]) => n > 0).map(([action_type, n, f]) => ({ action_type, value: f(n) }));
-    return out.length > 0 ? out : undefined;
-  };
-  const count = (n: number) => String(n);
-  const money = (n: number) => minorToMajorString(n, cur);
-  const actionCounts: Array<[string, number]> = [
+/** Rendering inputs that are the same for every row of a query. */
+interface RowContext {
+  ctx: GraphContext;
+  q: InsightsQuery;
+  account: AdAccountRecord;
+  level: number;
+  hourly: boolean;
+}
+
+/** Entries with a positive count as Graph action stats, or undefined when there are none. */
+function actionList(entries: Array<[string, number]>, value: (n: number) => string): Array<{ action_type: string; value: string }> | undefined {
+  const out: Array<{ action_type: string; value: string }> = [];
+  for (const [action_type, n] of entries) if (n > 0) out.push({ action_type, value: value(n) });
+  return out.length > 0 ? out : undefined;
+}
+
+/** Video metrics are lists with the one action type video_view, as on the Graph API. */
+const videoList = (n: number) => (n > 0 ? [{ action_type: 'video_view', value: String(n) }] : undefined);
+
+function actionCounts(t: Totals, hourly: boolean): Array<[string, number]> {
+  const all: Array<[string, number]> = [
     ['link_click', t.link_clicks],
     ['landing_page_view', t.landing_page_views],
     ['post_engagement', t.clicks],
     ['page_engagement', t.clicks],
+    ['video_view', t.video_views_3s],
     ['offsite_conversion.fb_pixel_initiate_checkout', t.checkouts],
     ...PURCHASE_ACTION_TYPES.map((a): [string, number] => [a, t.purchases]),
   ];
+  return hourly ? all.filter(([a]) => !OFF_META_ACTIONS.has(a)) : all;
+}
 
-  const value: Record<string, () => unknown> = {
-    account_id: () => account.id,
-    account_name: () => account.name,
-    account_currency: () => cur,
-    campaign_id: () => (level >= 1 ? g.sample.campaign_id : undefined),
-    campaign_name: () => (level >= 1 ? campaign?.name : undefined),
-    adset_id: () => (level >= 2 ? g.sample.adset_id : undefined),
-    adset_name: () => (level >= 2 ? adset?.name : undefined),
-    ad_id: () => (level >= 3 ? g.sample.id : undefined),
-    ad_name: () => (level >= 3 ? g.sample.name : undefined),
-    date_start: () => g.bucket.since,
-    date_stop: () => g.bucket.until,
-    spend: () => money(t.spend),
-    impressions: () => count(t.impressions),
-    reach: () => count(reach),
-    frequency: () => ratio(t.impressions, reach),
-    clicks: () => count(t.clicks),
-    unique_clicks: () => count(Math.round(t.clicks * 0.92)),
-    inline_link_clicks: () => count(t.link_clicks),
-    inline_link_click_ctr: () => ratio(t.link_clicks, t.impressions, 100),
-    cost_per_inline_link_click: () => ratio(spendMajor, t.link_clicks),
-    ctr: () => ratio(t.clicks, t.impressions, 100),
-    cpc: () => ratio(spendMajor, t.clicks),
-    cpm: () => ratio(spendMajor, t.impressions, 1000),
-    objective: () => (level >= 1 ? campaign?.objective : undefined),
-    optimization_goal: () => (level >= 2 ? adset?.optimization_goal : undefined),
-    buying_type: () => (level >= 1 ? campaign?.buying_type : undefined),
-    attribution_setting: () => (level >= 2 ? 'mixed' : undefined),
-    actions: () => list(actionCounts.map(([a, n]) => [a, n, count])),
-    action_values: () => list(PURCHASE_ACTION_TYPES.map((a) => [a, t.purchase_value, money])),
-    cost_per_action_type: () => (t.spend > 0 ? list(actionCounts.map(([a, n]) => [a, n, (c) => fmt(spendMajor / c)])) : undefined),
-    purchase_roas: () => (t.spend > 0 ? [{ action_type: 'omni_purchase', value: fmt(valueMajor / spendMajor) }] : undefined),
-    website_purchase_roas: () => (t.spend > 0 ? [{ action_type: 'offsite_conversion.fb_pixel_purchase', value: fmt(valueMajor / spendMajor) }] : undefined),
-    outbound_clicks: () => list([['outbound_click', t.link_clicks, count]]),
-  };
+/** Reach is not additive: derived per row from impressions and a frequency that grows with the range. */
+function reachOf(r: RowContext, g: Group): number {
+  const t = g.totals;
+  if (t.impressions === 0) return 0;
+  const days = daysBetween(g.bucket.since, g.bucket.until) + 1;
+  const freq = 1.05 + 0.15 * Math.log(1 + days) * between(rng(r.ctx.sim.seed, 'reach', g.key, g.bucket.since, JSON.stringify(g.breakdown)), 0.85, 1.15);
+  return Math.max(1, Math.min(t.impressions, Math.round(t.impressions / freq)));
+}
 
+function ratio(num: number, den: number, scale = 1): string | undefined {
+  return den > 0 ? fmt((num / den) * scale) : undefined;
+}
+
+function spendMajor(t: Totals, currency: string): number {
+  return Number(minorToMajorString(t.spend, currency));
+}
+
+function roas(r: RowContext, t: Totals, actionType: string): Array<{ action_type: string; value: string }> | undefined {
+  if (r.hourly || t.spend <= 0) return undefined;
+  const cur = r.account.currency;
+  return [{ action_type: actionType, value: fmt(Number(minorToMajorString(t.purchase_value, cur)) / spendMajor(t, cur)) }];
+}
+
+// Row rendering is the hot path of large reports: a switch, and no closures made per row or
+// field (tsx's keepNames makes each closure costly).
+
+/** One field of a row (undefined: left out, as the Graph API leaves out empty metrics). */
+function fieldValue(r: RowContext, g: Group, field: string): unknown {
+  const t = g.totals;
+  const cur = r.account.currency;
+  const s = r.ctx.sim.store.state;
+  switch (field) {
+    case 'account_id':
+      return r.account.id;
+    case 'account_name':
+      return r.account.name;
+    case 'account_currency':
+      return cur;
+    case 'campaign_id':
+      return r.level >= 1 ? g.sample.campaign_id : undefined;
+    case 'campaign_name':
+      return r.level >= 1 ? s.campaigns[g.sample.campaign_id]?.name : undefined;
+    case 'adset_id':
+      return r.level >= 2 ? g.sample.adset_id : undefined;
+    case 'adset_name':
+      return r.level >= 2 ? s.adsets[g.sample.adset_id]?.name : undefined;
+    case 'ad_id':
+      return r.level >= 3 ? g.sample.id : undefined;
+    case 'ad_name':
+      return r.level >= 3 ? g.sample.name : undefined;
+    case 'date_start':
+      return g.bucket.since;
+    case 'date_stop':
+      return g.bucket.until;
+    case 'spend':
+      return minorToMajorString(t.spend, cur);
+    case 'impressions':
+      return String(t.impressions);
+    case 'reach':
+      return String(reachOf(r, g));
+    case 'frequency':
+      return ratio(t.impressions, reachOf(r, g));
+    case 'clicks':
+      return String(t.clicks);
+    case 'unique_clicks':
+      return String(Math.round(t.clicks * 0.92));
+    case 'inline_link_clicks':
+      return String(t.link_clicks);
+    case 'inline_link_click_ctr':
+      return ratio(t.link_clicks, t.impressions, 100);
+    case 'cost_per_inline_link_click':
+      return ratio(spendMajor(t, cur), t.link_clicks);
+    case 'ctr':
+      return ratio(t.clicks, t.impressions, 100);
+    case 'cpc':
+      return ratio(spendMajor(t, cur), t.clicks);
+    case 'cpm':
+      return ratio(spendMajor(t, cur), t.impressions, 1000);
+    case 'objective':
+      return r.level >= 1 ? s.campaigns[g.sample.campaign_id]?.objective : undefined;
+    case 'optimization_goal':
+      return r.level >= 2 ? s.adsets[g.sample.adset_id]?.optimization_goal : undefined;
+    case 'buying_type':
+      return r.level >= 1 ? s.campaigns[g.sample.campaign_id]?.buying_type : undefined;
+    case 'attribution_setting':
+      return r.level >= 2 ? 'mixed' : undefined;
+    case 'actions':
+      return actionList(actionCounts(t, r.hourly), String);
+    case 'action_values':
+      return r.hourly ? undefined : actionList(PURCHASE_ACTION_TYPES.map((a): [string, number] => [a, t.purchase_value]), (n) => minorToMajorString(n, cur));
+    case 'cost_per_action_type':
+      if (t.spend <= 0) return undefined;
+      return actionList(actionCounts(t, r.hourly), (n) => fmt(spendMajor(t, cur) / n));
+    case 'purchase_roas':
+      return roas(r, t, 'omni_purchase');
+    case 'website_purchase_roas':
+      return roas(r, t, 'offsite_conversion.fb_pixel_purchase');
+    case 'outbound_clicks':
+      return actionList([['outbound_click', t.link_clicks]], String);
+    case 'video_play_actions':
+      return videoList(t.video_plays);
+    case 'video_p25_watched_actions':
+      return videoList(t.video_p25);
+    case 'video_p50_watched_actions':
+      return videoList(t.video_p50);
+    case 'video_p75_watched_actions':
+      return videoList(t.video_p75);
+    case 'video_p95_watched_actions':
+      return videoList(t.video_p95);
+    case 'video_p100_watched_actions':
+      return videoList(t.video_p100);
+    case 'video_thruplay_watched_actions':
+      return videoList(t.video_thruplays);
+    case 'video_avg_time_watched_actions':
+      // Average seconds watched per play, in whole seconds [U].
+      return t.video_plays > 0 ? [{ action_type: 'video_view', value: String(Math.round(t.video_watch_ms / t.video_plays / 1000)) }] : undefined;
+    default:
+      return undefined;
+  }
+}
+
+function renderRow(ctx: GraphContext, q: InsightsQuery, account: AdAccountRecord, g: Group): Record<string, unknown> {
+  const r: RowContext = { ctx, q, account, level: LEVELS.indexOf(q.level), hourly: q.breakdowns.some(isHourly) };
   const row: Record<string, unknown> = {};
   for (const f of q.fields) {
-    const v = value[f]!();
+    if (r.hourly && NOT_HOURLY.has(f)) continue;
+    const v = fieldValue(r, g, f);
     if (v !== undefined) row[f] = v;
   }
   for (const b of q.breakdowns) row[b] = g.breakdown[b];

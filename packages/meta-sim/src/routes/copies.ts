@@ -1,14 +1,32 @@
-import { RENAME_STRATEGIES, STATUS_OPTIONS } from '../domain.ts';
+import { BID_STRATEGIES, RENAME_STRATEGIES, STATUS_OPTIONS } from '../domain.ts';
 import { adSnapshot, adsetSnapshot, campaignSnapshot, isCampaignBudget } from '../delivery/status.ts';
 import { errors } from '../errors.ts';
 import type { GraphContext } from '../graph/context.ts';
 import type { AdRecord, AdSetRecord, CampaignRecord, ConfiguredStatus } from '../store/state.ts';
 import { recordSnapshot } from '../store/store.ts';
-import { pixelsOfAccount } from './pixels.ts';
+import { parseGraphTime } from '../time.ts';
+import { createCreativeFromSpec } from './creatives.ts';
 
-// Copies (reference §3): `POST /<id>/copies` on campaigns, ad sets and ads, with deep copy,
-// rename options, status option and (for the copied top object) parameter overrides — what
-// users do instead of editing a published ad set's pixel or event.
+// Copies (reference §3): `POST /<id>/copies` on campaigns, ad sets and ads. Each edge takes
+// the parameters of its SDK signature and refuses the others' (an ad set copy takes no
+// parameter_overrides, an ad copy no deep_copy): only a campaign copy can override fields
+// (its own), only an ad copy can take new creative parameters. A synchronous copy creates at
+// most `copy_sync_limit` (3) objects in all; larger trees go through an asynchronous batch
+// request (`asyncbatch`, routes/async-batch.ts), where the limit does not apply.
+
+type CopyKind = 'campaign' | 'adset' | 'ad';
+
+/** The parameters of each copies edge (the Business SDKs' create_copy signatures). */
+const COPY_PARAMS: Record<CopyKind, readonly string[]> = {
+  campaign: ['deep_copy', 'end_time', 'migrate_to_advantage_plus', 'parameter_overrides', 'rename_options', 'start_time', 'status_option'],
+  adset: ['campaign_id', 'create_dco_adset', 'deep_copy', 'end_time', 'rename_options', 'start_time', 'status_option'],
+  ad: ['adset_id', 'creative_parameters', 'rename_options', 'status_option'],
+};
+const ANY_COPY_PARAM = new Set(Object.values(COPY_PARAMS).flat());
+const KIND_LABEL: Record<CopyKind, string> = { campaign: 'campaign', adset: 'ad set', ad: 'ad' };
+
+/** Campaign fields a campaign copy may override on the copied campaign. */
+const CAMPAIGN_OVERRIDES = ['name', 'daily_budget', 'lifetime_budget', 'bid_strategy', 'spend_cap', 'stop_time'] as const;
 
 interface CopyOptions {
   deep: boolean;
@@ -18,7 +36,6 @@ interface CopyOptions {
   suffix: string;
   startTime?: number;
   endTime?: number;
-  overrides: Record<string, unknown>;
 }
 
 interface CopiedId {
@@ -27,21 +44,23 @@ interface CopiedId {
   copied_id: string;
 }
 
-function readOptions(ctx: GraphContext): CopyOptions {
+function readOptions(ctx: GraphContext, kind: CopyKind): CopyOptions {
   const p = ctx.params;
+  for (const name of p.names()) {
+    if (ANY_COPY_PARAM.has(name) && !COPY_PARAMS[kind].includes(name)) throw errors.copyParamNotAllowed(name, KIND_LABEL[kind]);
+  }
   const rename = p.object('rename_options');
   const strategy = rename?.rename_strategy ?? 'ONLY_TOP_LEVEL_RENAME';
   if (!(RENAME_STRATEGIES as readonly string[]).includes(String(strategy))) throw errors.invalidEnum('rename_options[rename_strategy]', RENAME_STRATEGIES);
   return {
-    deep: p.bool('deep_copy') ?? false,
+    deep: kind !== 'ad' && (p.bool('deep_copy') ?? false),
     status: p.enumValue('status_option', STATUS_OPTIONS) ?? 'PAUSED',
     strategy: strategy as CopyOptions['strategy'],
     prefix: rename?.rename_prefix === undefined ? '' : String(rename.rename_prefix),
     // Without rename options the Graph API marks the top-level copy " - Copy".
     suffix: rename ? String(rename.rename_suffix ?? '') : ' - Copy',
-    startTime: p.time('start_time'),
-    endTime: p.time('end_time'),
-    overrides: p.object('parameter_overrides') ?? {},
+    startTime: kind === 'ad' ? undefined : p.time('start_time'),
+    endTime: kind === 'ad' ? undefined : p.time('end_time'),
   };
 }
 
@@ -57,47 +76,69 @@ function copyStatus(source: ConfiguredStatus, o: CopyOptions): ConfiguredStatus 
 
 const live = (s: { status: ConfiguredStatus }) => s.status !== 'DELETED' && s.status !== 'ARCHIVED';
 
+/** Synchronous copies are small; an asynchronous batch item may copy a whole tree. */
 function assertSize(ctx: GraphContext, count: number): void {
   const limit = ctx.sim.store.state.settings.copy_sync_limit;
-  if (count > limit) {
-    throw errors.invalidParameter(`Too many objects to copy synchronously (${count} > ${limit}); copy a smaller subtree`, {
-      userTitle: 'Copy Request Too Large',
-    });
-  }
+  if (!ctx.async && count > limit) throw errors.copyTooLarge(count, limit);
 }
 
-/** Applies the overrides the simulator supports on the copied top object. */
-function applyOverrides(ctx: GraphContext, target: CampaignRecord | AdSetRecord, overrides: Record<string, unknown>): void {
+/** Applies `parameter_overrides` (campaign fields only) to the copied campaign. */
+function applyCampaignOverrides(copy: CampaignRecord, overrides: Record<string, unknown>): void {
   for (const [key, value] of Object.entries(overrides)) {
-    if (key === 'name') target.name = String(value);
-    else if (key === 'daily_budget' || key === 'lifetime_budget' || key === 'bid_amount') {
-      const n = Number(value);
-      if (!Number.isInteger(n) || n < 0) throw errors.invalidParameter(`parameter_overrides[${key}] must be a non-negative integer`);
-      if (key === 'bid_amount') (target as AdSetRecord).bid_amount = n;
-      else {
-        target.daily_budget = key === 'daily_budget' ? n : undefined;
-        target.lifetime_budget = key === 'lifetime_budget' ? n : undefined;
-      }
-    } else if (key === 'promoted_object' && 'optimization_goal' in target) {
-      const po = value as Record<string, unknown>;
-      if (po?.pixel_id !== undefined && !pixelsOfAccount(ctx, target.account_id).some((px) => px.id === String(po.pixel_id))) {
-        throw errors.invalidParameter(`The pixel ${String(po.pixel_id)} is not available to this ad account`);
-      }
-      target.promoted_object = po;
-    } else if (key === 'targeting' && 'optimization_goal' in target && value && typeof value === 'object') {
-      target.targeting = value as Record<string, unknown>;
+    const field = ['parameter_overrides', key];
+    if (!(CAMPAIGN_OVERRIDES as readonly string[]).includes(key)) {
+      throw errors.invalidParameter(`parameter_overrides[${key}] is not a campaign field that a copy can override`, { data: { blame_field_specs: [field] } });
+    }
+    if (key === 'name') {
+      if (typeof value !== 'string' || value.trim() === '') throw errors.invalidParameter('parameter_overrides[name] must be a non-empty string', { data: { blame_field_specs: [field] } });
+      copy.name = value;
+    } else if (key === 'bid_strategy') {
+      if (!(BID_STRATEGIES as readonly string[]).includes(String(value))) throw errors.invalidEnum('parameter_overrides[bid_strategy]', BID_STRATEGIES);
+      copy.bid_strategy = String(value);
+    } else if (key === 'stop_time') {
+      const ms = parseGraphTime(value);
+      if (ms === undefined) throw errors.invalidParameter('parameter_overrides[stop_time] must be a valid datetime', { data: { blame_field_specs: [field] } });
+      copy.stop_time = ms;
     } else {
-      throw errors.invalidParameter(`parameter_overrides[${key}] is not supported`);
+      const n = Number(value);
+      if (!Number.isInteger(n) || n < 0) throw errors.invalidParameter(`parameter_overrides[${key}] must be a non-negative integer (minor units)`, { data: { blame_field_specs: [field] } });
+      if (key === 'spend_cap') copy.spend_cap = n;
+      else {
+        copy.daily_budget = key === 'daily_budget' ? n : undefined;
+        copy.lifetime_budget = key === 'lifetime_budget' ? n : undefined;
+      }
     }
   }
+  if (overrides.daily_budget !== undefined && overrides.lifetime_budget !== undefined) {
+    throw errors.invalidParameter('Only one of daily_budget and lifetime_budget can be set', { data: { blame_field_specs: [['parameter_overrides', 'daily_budget']] } });
+  }
+  if (copy.lifetime_budget !== undefined && copy.stop_time === undefined) {
+    throw errors.invalidParameter('A lifetime budget needs stop_time', { data: { blame_field_specs: [['parameter_overrides', 'stop_time']] } });
+  }
 }
 
-function cloneAd(ctx: GraphContext, ad: AdRecord, adset: AdSetRecord, o: CopyOptions, topLevel: boolean, out: CopiedId[]): AdRecord {
+/** The creative of a copied ad: the source's, or one made from `creative_parameters`. */
+function copiedCreative(ctx: GraphContext, ad: AdRecord): string {
+  const spec = ctx.params.object('creative_parameters');
+  if (!spec) return ad.creative_id;
+  const existing = spec.creative_id ?? spec.id;
+  if (existing !== undefined) {
+    const creative = ctx.sim.store.state.creatives[String(existing)];
+    if (!creative || creative.account_id !== ad.account_id || creative.status !== 'ACTIVE') {
+      throw errors.invalidParameter(`The creative ${String(existing)} is not a creative of this ad account`, { data: { blame_field_specs: [['creative_parameters']] } });
+    }
+    return creative.id;
+  }
+  return createCreativeFromSpec(ctx, ad.account_id, spec).id;
+}
+
+function cloneAd(ctx: GraphContext, ad: AdRecord, adset: AdSetRecord, o: CopyOptions, topLevel: boolean, out: CopiedId[], creativeId = ad.creative_id): AdRecord {
   const copy: AdRecord = {
     ...structuredClone(ad),
     id: ctx.sim.store.newId(),
     adset_id: adset.id,
     campaign_id: adset.campaign_id,
+    creative_id: creativeId,
     name: copyName(ad.name, o, topLevel),
     status: copyStatus(ad.status, o),
     review_until: ctx.now + ctx.sim.store.state.settings.review_delay_seconds * 1000,
@@ -128,11 +169,10 @@ function cloneAdSet(ctx: GraphContext, s: AdSetRecord, campaign: CampaignRecord,
     updated_at: ctx.now,
     history: [],
   };
-  if (topLevel) applyOverrides(ctx, copy, o.overrides);
   const hasBudget = copy.daily_budget !== undefined || copy.lifetime_budget !== undefined;
   if (isCampaignBudget(campaign) && hasBudget) throw errors.budgetOnBothLevels();
   if (!isCampaignBudget(campaign) && !hasBudget) {
-    throw errors.invalidParameter('The copied ad set needs a budget: its target campaign has none (use parameter_overrides daily_budget)');
+    throw errors.invalidParameter('The copied ad set has no budget and its target campaign has none either', { data: { blame_field_specs: [['campaign_id']] } });
   }
   recordSnapshot(copy.history, adsetSnapshot(copy, ctx.now));
   ctx.sim.store.state.adsets[copy.id] = copy;
@@ -157,7 +197,8 @@ function transactional<T>(ctx: GraphContext, work: () => T): T {
 }
 
 export function copyCampaign(ctx: GraphContext, c: CampaignRecord): unknown {
-  const o = readOptions(ctx);
+  const o = readOptions(ctx, 'campaign');
+  const overrides = ctx.params.object('parameter_overrides') ?? {};
   const adsets = Object.values(ctx.sim.store.state.adsets).filter((s) => s.campaign_id === c.id && live(s));
   const ads = Object.values(ctx.sim.store.state.ads).filter((a) => a.campaign_id === c.id && live(a) && adsets.some((s) => s.id === a.adset_id));
   assertSize(ctx, 1 + (o.deep ? adsets.length + ads.length : 0));
@@ -173,17 +214,17 @@ export function copyCampaign(ctx: GraphContext, c: CampaignRecord): unknown {
       updated_at: ctx.now,
       history: [],
     };
-    applyOverrides(ctx, copy, o.overrides);
+    applyCampaignOverrides(copy, overrides);
     recordSnapshot(copy.history, campaignSnapshot(copy, ctx.now));
     ctx.sim.store.state.campaigns[copy.id] = copy;
     out.push({ ad_object_type: 'campaign', source_id: c.id, copied_id: copy.id });
-    if (o.deep) for (const s of adsets) cloneAdSet(ctx, s, copy, { ...o, overrides: {} }, false, out);
+    if (o.deep) for (const s of adsets) cloneAdSet(ctx, s, copy, o, false, out);
     return { copied_campaign_id: copy.id, ad_object_ids: out };
   });
 }
 
 export function copyAdSet(ctx: GraphContext, s: AdSetRecord): unknown {
-  const o = readOptions(ctx);
+  const o = readOptions(ctx, 'adset');
   const targetId = ctx.params.string('campaign_id') ?? s.campaign_id;
   const campaign = ctx.sim.store.state.campaigns[targetId];
   if (!campaign || campaign.account_id !== s.account_id || !live(campaign)) {
@@ -199,7 +240,7 @@ export function copyAdSet(ctx: GraphContext, s: AdSetRecord): unknown {
 }
 
 export function copyAd(ctx: GraphContext, ad: AdRecord): unknown {
-  const o = readOptions(ctx);
+  const o = readOptions(ctx, 'ad');
   const targetId = ctx.params.string('adset_id') ?? ad.adset_id;
   const adset = ctx.sim.store.state.adsets[targetId];
   if (!adset || adset.account_id !== ad.account_id || !live(adset)) {
@@ -207,7 +248,7 @@ export function copyAd(ctx: GraphContext, ad: AdRecord): unknown {
   }
   return transactional(ctx, () => {
     const out: CopiedId[] = [];
-    const copy = cloneAd(ctx, ad, adset, o, true, out);
+    const copy = cloneAd(ctx, ad, adset, o, true, out, copiedCreative(ctx, ad));
     return { copied_ad_id: copy.id, ad_object_ids: out };
   });
 }

@@ -14,6 +14,11 @@ export type VideoStatus = 'uploading' | 'processing' | 'ready' | 'error';
 /** Assumed bitrate to derive a plausible duration from the file size (~2 Mbit/s). */
 const BYTES_PER_SECOND = 250_000;
 
+/** A video's duration in seconds (the `length` field; the delivery model's watch times use it too). */
+export function videoLengthSeconds(v: VideoRecord): number {
+  return Math.max(1, Math.round((v.file_size / BYTES_PER_SECOND) * 100) / 100);
+}
+
 export function videoState(v: VideoRecord, now: number): { status: VideoStatus; progress: number } {
   if (v.failed) return { status: 'error', progress: 0 };
   if (v.uploaded_at === undefined) return { status: 'uploading', progress: 0 };
@@ -124,7 +129,7 @@ export function videoNode(): NodeDef<VideoRecord> {
       id: (v) => v.id,
       title: (v) => v.title,
       description: (v) => v.description,
-      length: (v) => Math.max(1, Math.round((v.file_size / BYTES_PER_SECOND) * 100) / 100),
+      length: (v) => videoLengthSeconds(v),
       // While processing, only a tiny placeholder picture exists (reference §6).
       picture: (v, ctx) =>
         videoState(v, ctx.now).status === 'ready'

@@ -238,17 +238,89 @@ export interface ReportRunRecord {
   fails: boolean;
 }
 
-/** A site that receives simulated recharge orders (control API only). */
+/** One item of an asynchronous batch request (`POST /` with `asyncbatch`). */
+export interface AsyncSessionRecord {
+  id: string;
+  name: string;
+  user_id: string;
+  method: string;
+  relative_url: string;
+  created_at: number;
+  /** Reported as in progress until this instant (the work itself is done on receipt). */
+  completes_at: number;
+  /** HTTP status and JSON body the item answered with. */
+  status_code: number;
+  body: unknown;
+}
+
+/** A drama a site sells (its `external_id` is what orders carry as `drama_id`). */
+export interface SiteDrama {
+  external_id: string;
+  /** Episodes of the drama; orders carry the episode a buyer unlocked (1…episodes). */
+  episodes: number;
+  /** Price of one episode (major units of the site currency); some orders unlock one episode. */
+  episode_price?: string;
+}
+
+/** A product a shop site sells, with its unit price in major units of the site currency. */
+export interface SiteProduct {
+  external_id: string;
+  price: string;
+}
+
+/** A recharge package of a drama site (major units of the site currency); a subscription renews. */
+export interface SitePackage {
+  price: string;
+  subscription_days?: number;
+}
+
+/** What the dispatcher did for a site (kept with the site, so a restart keeps the counts). */
+export interface SiteStats {
+  requests: number;
+  delivered_events: number;
+  failed_requests: number;
+  /** Events given up on after their attempts ran out. */
+  dropped_events: number;
+  last_request_at?: number;
+  last_status?: number | null;
+}
+
+/**
+ * A company site (drama or shop) that sends orders to the app's webhook (control API only):
+ * the app registers it with its webhook URL, secret, currency and catalog.
+ */
 export interface SiteRecord {
   id: string;
   name: string;
   webhook_url: string;
   secret: string;
-  /** Only ads whose landing link is on this host (or a subdomain) produce orders for the site. */
+  /** Only ads whose landing link is on this host (or a subdomain) bring buyers to the site. */
   domain?: string;
-  /** Orders are generated for hours ending after this instant. */
+  kind: 'drama' | 'shop';
+  /** ISO 4217: every amount the site sends is in this currency. */
+  currency: string;
+  /** The site's clock: `paid_at` and the other instants carry this zone's offset. */
+  timezone: string;
+  /** Whether the site parses campaign / ad set / ad ids from the landing URL and sends them. */
+  parses_ids: boolean;
+  /** The site's link template (`…/play/{drama_id}?ep={episode}&c={campaign_id}…`), to read landing URLs. */
+  link_template?: string;
+  dramas: SiteDrama[];
+  products: SiteProduct[];
+  /** Recharge packages (drama sites); defaults by currency when empty. */
+  packages: SitePackage[];
+  /** Share of new payers who arrive without an ad. */
+  organic_share: number;
+  /** Share of orders refunded later (fully or partly). */
+  refund_rate: number;
+  /** Most events in one request (1–500). */
+  batch_size: number;
+  /** Every event due at or before this instant has been delivered or given up on. */
   dispatched_until: number;
   created_at: number;
+  updated_at: number;
+  secret_updated_at: number;
+  stats: SiteStats;
 }
 
 export interface RateLimitSettings {
@@ -274,10 +346,18 @@ export interface SimSettings {
   video_processing_seconds: number;
   report_run_seconds: number;
   video_chunk_bytes: number;
-  /** Objects a synchronous copy may create (reference §3 says ~3 on the real API). */
+  /** Objects a synchronous copy may create in all (3 on the real API: the object, its ad sets and ads). */
   copy_sync_limit: number;
   require_appsecret_proof: boolean;
   rate_limits: RateLimitSettings;
+  /** How long an asynchronous batch item reports being in progress. */
+  async_batch_seconds: number;
+  /** Order webhook: first resend delay in real ms (doubling per attempt, at most 5 minutes). */
+  webhook_retry_base_ms: number;
+  /** Order webhook: attempts before an event is given up on (a request-level failure). */
+  webhook_max_attempts: number;
+  /** Order webhook: real ms to wait for an answer. */
+  webhook_timeout_ms: number;
 }
 
 export interface SimState {
@@ -300,6 +380,7 @@ export interface SimState {
   videos: Record<string, VideoRecord>;
   upload_sessions: Record<string, UploadSessionRecord>;
   report_runs: Record<string, ReportRunRecord>;
+  async_sessions: Record<string, AsyncSessionRecord>;
   sites: Record<string, SiteRecord>;
   settings: SimSettings;
 }

@@ -15,7 +15,8 @@ export type NodeKind =
   | 'creative'
   | 'image'
   | 'video'
-  | 'reportrun';
+  | 'reportrun'
+  | 'asyncsession';
 
 /** Ids start here so they look like Graph ids (15 digits) and stay exact in a JS number. */
 const FIRST_ID = 120_000_000_000_001;
@@ -40,6 +41,7 @@ export function emptyState(): SimState {
     videos: {},
     upload_sessions: {},
     report_runs: {},
+    async_sessions: {},
     sites: {},
     settings: defaultSettings(),
   };
@@ -48,6 +50,8 @@ export function emptyState(): SimState {
 /** The state plus id allocation, lookups by id and change notification (for persistence). */
 export class Store {
   private changeListener: (() => void) | undefined;
+  /** Grows with every change, so derived indexes know when to rebuild. */
+  version = 0;
 
   constructor(public state: SimState) {}
 
@@ -57,6 +61,7 @@ export class Store {
 
   /** Marks the state dirty; the snapshot writer debounces. */
   changed(): void {
+    this.version += 1;
     this.changeListener?.();
   }
 
@@ -85,6 +90,7 @@ export class Store {
     if (s.pixels[id]) return 'pixel';
     if (s.videos[id]) return 'video';
     if (s.report_runs[id]) return 'reportrun';
+    if (s.async_sessions[id]) return 'asyncsession';
     if (s.businesses[id]) return 'business';
     if (s.users[id]) return 'user';
     return undefined;

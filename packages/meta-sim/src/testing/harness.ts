@@ -27,7 +27,7 @@ export interface TestSim {
   url: string;
   /** A Graph call with the default token unless `access_token` is given. */
   graph(method: 'GET' | 'POST' | 'DELETE', path: string, params?: Record<string, ParamValue>): Promise<GraphAnswer>;
-  control(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<any>;
+  control(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<any>;
   advance(duration: string): Promise<void>;
   token: string;
   user: any;
@@ -81,7 +81,17 @@ export async function startTestSim(
 export async function createTree(
   t: TestSim,
   account: string,
-  opts: { campaignBudget?: number; adsetBudget?: number; ads?: number; status?: 'ACTIVE' | 'PAUSED'; name?: string } = {},
+  opts: {
+    campaignBudget?: number;
+    adsetBudget?: number;
+    ads?: number;
+    status?: 'ACTIVE' | 'PAUSED';
+    name?: string;
+    /** Landing link of the creative (default https://drama.example/ep1) and its url_tags. */
+    link?: string;
+    urlTags?: string;
+    countries?: string[];
+  } = {},
 ) {
   const status = opts.status ?? 'ACTIVE';
   const pageId = t.user.pages[0].id;
@@ -102,13 +112,13 @@ export async function createTree(
     billing_event: 'IMPRESSIONS',
     optimization_goal: 'OFFSITE_CONVERSIONS',
     promoted_object: { pixel_id: pixelId, custom_event_type: 'PURCHASE' },
-    targeting: { geo_locations: { countries: ['US', 'CA'] }, targeting_automation: { advantage_audience: 0 } },
+    targeting: { geo_locations: { countries: opts.countries ?? ['US', 'CA'] }, targeting_automation: { advantage_audience: 0 } },
   });
   if (adset.status !== 200) throw new Error(JSON.stringify(adset.body));
   const creative = await t.graph('POST', `/${account}/adcreatives`, {
     name: 'Creative 1',
-    object_story_spec: { page_id: pageId, link_data: { link: 'https://drama.example/ep1', message: 'Watch now' } },
-    url_tags: 'c={{campaign.id}}&s={{adset.id}}&a={{ad.id}}',
+    object_story_spec: { page_id: pageId, link_data: { link: opts.link ?? 'https://drama.example/ep1', message: 'Watch now' } },
+    url_tags: opts.urlTags ?? 'c={{campaign.id}}&s={{adset.id}}&a={{ad.id}}',
   });
   if (creative.status !== 200) throw new Error(JSON.stringify(creative.body));
   const ads: string[] = [];

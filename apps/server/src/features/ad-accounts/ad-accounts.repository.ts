@@ -1,8 +1,10 @@
 import type { AdAccount, ListAdAccountsBody, TokenStatus } from '@ads/contracts';
-import { sql } from 'kysely';
+import { sql, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import type { DB } from '../../db/schema.ts';
 import { minorToUsd, minorToUsdSql } from '../../lib/fx.ts';
 import { escapeLike, iso } from '../../lib/sql.ts';
+import type { ExportPage } from '../../lib/xlsx.ts';
 import { toMajor } from '../../platform/currency.ts';
 import { currentStatusSql } from '../personal-accounts/token-health.ts';
 
@@ -16,28 +18,29 @@ export interface AdAccountScope {
   users: number[] | null;
 }
 
+/** An ad account (`a`) assigned to one of the users, or reached by a personal account one of them owns. */
+function visibleTo(users: number[]) {
+  return (eb: ExpressionBuilder<DB & { a: DB['ad_accounts'] }, 'a'>) =>
+    users.length
+      ? eb.or([
+          eb.exists(eb.selectFrom('user_ad_accounts as s').select('s.ad_account_id').whereRef('s.ad_account_id', '=', 'a.id').where('s.user_id', 'in', users)),
+          eb.exists(
+            eb
+              .selectFrom('personal_account_ad_accounts as paa')
+              .innerJoin('personal_accounts as pa', 'pa.id', 'paa.personal_account_id')
+              .select('paa.ad_account_id')
+              .whereRef('paa.ad_account_id', '=', 'a.id')
+              .where('paa.reachable', '=', true)
+              .where('pa.deleted_at', 'is', null)
+              .where('pa.owner_user_id', 'in', users),
+          ),
+        ])
+      : sql<SqlBool>`false`;
+}
+
 function base(db: Db, f: AdAccountFilters, scope: AdAccountScope) {
   let q = db.selectFrom('ad_accounts as a');
-  if (scope.users) {
-    const users = scope.users;
-    q = users.length
-      ? q.where((eb) =>
-          eb.or([
-            eb.exists(eb.selectFrom('user_ad_accounts as s').select('s.ad_account_id').whereRef('s.ad_account_id', '=', 'a.id').where('s.user_id', 'in', users)),
-            eb.exists(
-              eb
-                .selectFrom('personal_account_ad_accounts as paa')
-                .innerJoin('personal_accounts as pa', 'pa.id', 'paa.personal_account_id')
-                .select('paa.ad_account_id')
-                .whereRef('paa.ad_account_id', '=', 'a.id')
-                .where('paa.reachable', '=', true)
-                .where('pa.deleted_at', 'is', null)
-                .where('pa.owner_user_id', 'in', users),
-            ),
-          ]),
-        )
-      : q.where(sql<boolean>`false`);
-  }
+  if (scope.users) q = q.where(visibleTo(scope.users));
   if (f.account_status !== undefined) q = q.where('a.account_status', '=', f.account_status);
   if (f.platform) q = q.where('a.platform', '=', f.platform);
   if (f.currency) q = q.where('a.currency', '=', f.currency.toUpperCase());
@@ -160,7 +163,7 @@ export async function listAdAccounts(db: Db, body: ListAdAccountsBody, scope: Ad
   const q = base(db, body, scope);
   const field = body.sort_field ?? 'id';
   const dir = directionOf(body, field);
-  const [rows, count, summary] = await Promise.all([
+  const [rows, count, summary, outside_scope] = await Promise.all([
     withColumns(q, now, scope)
       .orderBy(order(field), (ob) => (dir === 'asc' ? ob.asc() : ob.desc()).nullsLast())
       .orderBy('a.id', 'desc')
@@ -169,18 +172,31 @@ export async function listAdAccounts(db: Db, body: ListAdAccountsBody, scope: Ad
       .execute(),
     q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
     summaryOf(q),
+    outsideScope(db, body, scope),
   ]);
-  return { list: rows.map(toAdAccount), total: Number(count.total), summary };
+  return { list: rows.map(toAdAccount), total: Number(count.total), summary, outside_scope };
 }
 
-/** Every matching account for export (capped so a runaway export cannot exhaust memory). */
-export async function allAdAccounts(db: Db, f: AdAccountFilters, scope: AdAccountScope, now: Date, cap = 100_000) {
+/** How many ad accounts matching the filters the caller cannot see (0 for managers): one count query. */
+async function outsideScope(db: Db, f: AdAccountFilters, scope: AdAccountScope): Promise<number> {
+  if (!scope.users) return 0;
+  const visible = visibleTo(scope.users);
+  const row = await base(db, f, { users: null })
+    .where((eb) => eb.not(visible(eb)))
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** A slice of the matching accounts for export (lib/xlsx.ts refuses exports past its cap). */
+export async function allAdAccounts(db: Db, f: AdAccountFilters, scope: AdAccountScope, now: Date, page: ExportPage) {
   const field = f.sort_field ?? 'id';
   const dir = directionOf(f, field);
   const rows = await withColumns(base(db, f, scope), now, scope)
     .orderBy(order(field), (ob) => (dir === 'asc' ? ob.asc() : ob.desc()).nullsLast())
     .orderBy('a.id')
-    .limit(cap)
+    .limit(page.limit)
+    .offset(page.offset)
     .execute();
   return rows.map(toAdAccount);
 }

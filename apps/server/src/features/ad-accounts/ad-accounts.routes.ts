@@ -4,7 +4,7 @@ import {
   editAdAccountBodySchema,
   envelope,
   listAdAccountsBodySchema,
-  pageResultSchema,
+  assetPageResultSchema,
   setAdAccountHostedBodySchema,
   setAdAccountPlatformBodySchema,
   type AdAccount,
@@ -22,7 +22,7 @@ const HOSTING = ['/auth/account', '/operation/account'] as const;
 const LIST = [...HOSTING, ...MATERIAL_PATHS];
 
 const updatedSchema = z.object({ updated: z.number().int() });
-const listResultSchema = pageResultSchema(adAccountSchema).extend({ summary: z.object({ amount_spent_usd: z.number(), balance_usd: z.number() }) });
+const listResultSchema = assetPageResultSchema(adAccountSchema).extend({ summary: z.object({ amount_spent_usd: z.number(), balance_usd: z.number() }) });
 
 /** account_status of reference §2, as people read it. */
 const STATUS_LABELS: Record<number, { zh: string; en: string }> = {
@@ -50,7 +50,6 @@ export function adAccountRoutes(accounts: AdAccountService): FastifyPluginAsyncZ
     );
 
     app.post('/ad-accounts/export', { schema: { tags, body: listAdAccountsBodySchema }, config: { paths: ACCOUNTS } }, async (req, reply) => {
-      const rows = await accounts.exportRows(req.ctx(), req.body);
       const lang = req.lang;
       const h = exportHeaders[lang];
       const zh = lang === 'zh';
@@ -72,7 +71,7 @@ export function adAccountRoutes(accounts: AdAccountService): FastifyPluginAsyncZ
         { header: h[13]!, width: 24, value: (a) => a.users.map((u) => u.name).join(', ') },
         { header: h[14]!, width: 24, value: (a) => a.remark },
         { header: h[15]!, width: 20, value: (a) => when(a.last_synced_at) },
-      ], rows);
+      ], (page) => accounts.exportRows(req.ctx(), req.body, page));
     });
 
     app.post('/ad-accounts/assign_users', { schema: { tags, body: assignUsersBodySchema, response: { 200: envelope(updatedSchema) } }, config: { paths: ACCOUNTS } }, async (req) =>

@@ -1,15 +1,29 @@
 import type { AdAccount, AssignMode, ListAdAccountsBody, Platform } from '@ads/contracts';
 import type { Db } from '../../db/database.ts';
 import { AppError } from '../../errors.ts';
-import type { RequestContext } from '../../lib/actor.ts';
+import type { Actor, RequestContext } from '../../lib/actor.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { editLinks } from '../../lib/links.ts';
-import { assertUsersManageable, assertWithin, manageableUserIds, visibleAdAccountIds, visibleUserIds, type ScopeActor } from '../../lib/scope.ts';
+import { assertUsersManageable, assertWithin, forAssets, manageableUserIds, visibleAdAccountIds, visibleUserIds, type ScopeActor } from '../../lib/scope.ts';
+import type { ExportPage } from '../../lib/xlsx.ts';
 import { writeAudit } from '../audit/audit.repository.ts';
 import { allAdAccounts, findAdAccount, listAdAccounts, type AdAccountFilters } from './ad-accounts.repository.ts';
 
-/** Ad accounts (广告账户 / 广告托管): lists in the caller's data scope, assignment, platform, hosting. */
+/** The asset screens of ad accounts; the list also serves the materials screens (see assetActor). */
+const ASSET_SCREENS = ['/auth/account', '/operation/account'];
+
+/**
+ * Ad accounts (广告账户 / 广告托管): lists in the caller's data scope (a company asset scope sees
+ * them all, lib/scope.ts forAssets), assignment, platform, hosting.
+ */
 export function createAdAccountService({ db, clock }: { db: Db; clock: Clock }) {
+  /**
+   * The caller as the asset screens see them. The list also feeds the materials screens' push
+   * picker, where a caller without an ad-account screen keeps their own scope (materials are not
+   * authorization assets: pushing checks the data scope).
+   */
+  const assetActor = (actor: Actor) => (ASSET_SCREENS.some((p) => actor.pathSet.has(p)) ? forAssets(db, actor) : actor);
+
   /** Refuses unknown ids (not found) and accounts outside the caller's scope (403); answers the rows. */
   async function loadVisible(actor: ScopeActor, ids: readonly number[]) {
     const unique = [...new Set(ids)];
@@ -21,11 +35,11 @@ export function createAdAccountService({ db, clock }: { db: Db; clock: Clock }) 
 
   return {
     async list(ctx: RequestContext, body: ListAdAccountsBody) {
-      return listAdAccounts(db, body, { users: await visibleUserIds(db, ctx.actor) }, clock.now());
+      return listAdAccounts(db, body, { users: await visibleUserIds(db, await assetActor(ctx.actor)) }, clock.now());
     },
 
-    async exportRows(ctx: RequestContext, filters: AdAccountFilters) {
-      return allAdAccounts(db, filters, { users: await visibleUserIds(db, ctx.actor) }, clock.now());
+    async exportRows(ctx: RequestContext, filters: AdAccountFilters, page: ExportPage) {
+      return allAdAccounts(db, filters, { users: await visibleUserIds(db, await forAssets(db, ctx.actor)) }, clock.now(), page);
     },
 
     /**
@@ -33,10 +47,11 @@ export function createAdAccountService({ db, clock }: { db: Db; clock: Clock }) 
      * subtree (links of others stay, even on "replace"); staff assign nobody.
      */
     async assignUsers(ctx: RequestContext, body: { ad_account_ids: number[]; user_ids: number[]; mode: AssignMode }) {
-      const rows = await loadVisible(ctx.actor, body.ad_account_ids);
-      const reach = await manageableUserIds(db, ctx.actor);
+      const actor = await forAssets(db, ctx.actor);
+      const rows = await loadVisible(actor, body.ad_account_ids);
+      const reach = await manageableUserIds(db, actor);
       if (reach && !reach.length) throw new AppError('FORBIDDEN_SCOPE');
-      await assertUsersManageable(db, ctx.actor, body.user_ids);
+      await assertUsersManageable(db, actor, body.user_ids);
       await db.transaction().execute(async (trx) => {
         for (const row of rows) {
           const { before, after } = await editLinks(trx, {
@@ -57,7 +72,7 @@ export function createAdAccountService({ db, clock }: { db: Db; clock: Clock }) 
     },
 
     async setPlatform(ctx: RequestContext, body: { ad_account_ids: number[]; platform: Platform | null }) {
-      const rows = await loadVisible(ctx.actor, body.ad_account_ids);
+      const rows = await loadVisible(await forAssets(db, ctx.actor), body.ad_account_ids);
       await db.transaction().execute(async (trx) => {
         for (const row of rows.filter((r) => r.platform !== body.platform)) {
           await trx.updateTable('ad_accounts').set({ platform: body.platform, updated_at: clock.now() }).where('id', '=', row.id).execute();
@@ -69,7 +84,7 @@ export function createAdAccountService({ db, clock }: { db: Db; clock: Clock }) 
 
     /** Hosting (托管): automated rules act only on hosted accounts; hosted_at records since when. */
     async setHosted(ctx: RequestContext, body: { ad_account_ids: number[]; hosted: boolean }) {
-      const rows = await loadVisible(ctx.actor, body.ad_account_ids);
+      const rows = await loadVisible(await forAssets(db, ctx.actor), body.ad_account_ids);
       await db.transaction().execute(async (trx) => {
         for (const row of rows.filter((r) => r.hosted !== body.hosted)) {
           await trx
@@ -84,12 +99,13 @@ export function createAdAccountService({ db, clock }: { db: Db; clock: Clock }) 
     },
 
     async edit(ctx: RequestContext, body: { id: number; remark: string }): Promise<AdAccount> {
-      const [row] = await loadVisible(ctx.actor, [body.id]);
+      const actor = await forAssets(db, ctx.actor);
+      const [row] = await loadVisible(actor, [body.id]);
       await db.transaction().execute(async (trx) => {
         await trx.updateTable('ad_accounts').set({ remark: body.remark, updated_at: clock.now() }).where('id', '=', body.id).execute();
         await writeAudit(trx, ctx, { action: 'ad_account.edit', entity_type: 'ad_account', entity_id: body.id, before: { remark: row!.remark }, after: { remark: body.remark } });
       });
-      return (await findAdAccount(db, body.id, clock.now(), { users: await visibleUserIds(db, ctx.actor) }))!;
+      return (await findAdAccount(db, body.id, clock.now(), { users: await visibleUserIds(db, actor) }))!;
     },
   };
 }

@@ -227,6 +227,36 @@ describe('scope of a staff user with /sys/department', () => {
     token = await t.login(s.account, s.password);
   });
 
+  it('sees only the part of the tree they manage, its root naming the departments above it; managers see it all', async () => {
+    const nodes = await tree(token);
+    expect(nodes).toHaveLength(1);
+    expect(nodes[0]).toMatchObject({ id: a, name: 'Scope A', parent_id: root, ancestors: [{ id: root, name: 'Scope root' }], children: [expect.objectContaining({ id: a1, name: 'Scope A1' })] });
+    expect(nodes[0]!.children[0]!.ancestors).toBeUndefined();
+    expect(find(nodes, b)).toBeUndefined();
+    expect(find(nodes, root)).toBeUndefined();
+    const all = await tree();
+    expect(find(all, root)!.children.map((n) => n.id)).toEqual(expect.arrayContaining([a, b]));
+    expect(JSON.stringify(all)).not.toContain('ancestors');
+    // Someone without a department manages no department.
+    const loner = await createUser(t.db, { paths: ['/sys/department'] });
+    expect(await tree(await t.login(loner.account, loner.password))).toEqual([]);
+  });
+
+  it('agrees with the accounts list: the people the tree counts are the people listed', async () => {
+    const hr = await createUser(t.db, { department_id: a, is_leader: 1, paths: ['/sys/accounts', '/sys/department'] });
+    const hrToken = await t.login(hr.account, hr.password);
+    await createUser(t.db, { department_id: a1 });
+    await createUser(t.db, { department_id: b });
+    const nodes = await tree(hrToken);
+    const ids: number[] = [];
+    const walk = (n: DepartmentNode): number => (ids.push(n.id), n.member_count + n.children.reduce((sum, c) => sum + walk(c), 0));
+    const counted = nodes.reduce((sum, n) => sum + walk(n), 0);
+    const listed = await t.call<{ list: { department_id: number | null }[]; total: number }>('/api/sys-users/list', { page_size: 500 }, { token: hrToken });
+    expect(listed.code).toBe(0);
+    expect(listed.data.total).toBe(counted);
+    expect(listed.data.list.every((u) => u.department_id !== null && ids.includes(u.department_id))).toBe(true);
+  });
+
   it('may read the tree and create departments below their own, nowhere else', async () => {
     expect(find(await tree(token), a1)).toBeDefined();
     expect((await call('create', { name: 'Under A' }, token)).code).toBe(403);
@@ -260,14 +290,15 @@ describe('scope of a staff user with /sys/department', () => {
     expect(find(await tree(), mine)).toBeUndefined();
   });
 
-  it('may pick leaders only among the people of their subtree, and never a disabled user', async () => {
+  it('may not appoint leaders (only managers grant leadership), inside their subtree or out; a disabled user is no leader at all', async () => {
     const inside = await createUser(t.db, { department_id: a1 });
     const outside = await createUser(t.db, { department_id: b });
     const off = await createUser(t.db, { department_id: a1, status: 'disabled' });
-    expect((await call('edit', { id: a1, leader_id: outside.id }, token)).code).toBe(403);
+    expect((await call('edit', { id: a1, leader_id: outside.id }, token)).message).toBe('只有管理员可以任命部门负责人（任命会赋予其负责人身份）');
+    expect((await call('edit', { id: a1, leader_id: inside.id }, token)).message).toBe('只有管理员可以任命部门负责人（任命会赋予其负责人身份）');
     expect((await call('edit', { id: a1, leader_id: off.id }, token)).message).toBe('负责人不存在或已停用');
-    expect((await call('edit', { id: a1, leader_id: inside.id }, token)).code).toBe(0);
-    expect(find(await tree(), a1)).toMatchObject({ leader_id: inside.id });
+    expect((await call('edit', { id: a1, leader_id: off.id })).message).toBe('负责人不存在或已停用');
+    expect(find(await tree(), a1)).toMatchObject({ leader_id: null });
   });
 
   it('needs /sys/department to change anything; /sys/accounts only reads the tree', async () => {
@@ -280,5 +311,48 @@ describe('scope of a staff user with /sys/department', () => {
     const lonerToken = await t.login(loner.account, loner.password);
     expect((await call('create', { name: 'Loner dept' }, lonerToken)).code).toBe(403);
     expect((await call('create', { name: 'Loner dept', parent_id: a }, lonerToken)).code).toBe(403);
+  });
+});
+
+describe('appointing leaders (only managers grant leadership)', () => {
+  let top: number, child: number;
+  let staff: Awaited<ReturnType<typeof createUser>>, staffToken: string;
+  let colleague: Awaited<ReturnType<typeof createUser>>;
+  const isLeader = async (id: number) => (await t.db.selectFrom('users').select('is_leader').where('id', '=', id).executeTakeFirstOrThrow()).is_leader;
+
+  beforeAll(async () => {
+    top = (await createDepartment(t.db, { name: 'Appoint top' })).id;
+    child = (await createDepartment(t.db, { name: 'Appoint child', parent_id: top })).id;
+    staff = await createUser(t.db, { department_id: top, paths: ['/sys/department'] });
+    colleague = await createUser(t.db, { department_id: child });
+    staffToken = await t.login(staff.account, staff.password);
+  });
+
+  it('refuses a staff member appointing themself leader of a new department', async () => {
+    const res = await call('create', { name: 'Self-led', parent_id: top, leader_id: staff.id }, staffToken);
+    expect(res).toMatchObject({ code: -2, message: '只有管理员可以任命部门负责人（任命会赋予其负责人身份）' });
+    expect(await isLeader(staff.id)).toBe(0);
+    expect(await t.db.selectFrom('departments').select('id').where('name', '=', 'Self-led').execute()).toEqual([]);
+  });
+
+  it('refuses a staff member appointing themself or a colleague leader of an existing department', async () => {
+    expect((await call('edit', { id: child, leader_id: staff.id }, staffToken)).code).toBe(-2);
+    expect((await call('edit', { id: child, leader_id: colleague.id }, staffToken, 'en')).message).toBe(
+      'Only managers can appoint a department leader (the appointment makes them a leader).',
+    );
+    expect(await isLeader(staff.id)).toBe(0);
+    expect(await isLeader(colleague.id)).toBe(0);
+    expect(find(await tree(), child)).toMatchObject({ leader_id: null });
+    // Other changes of that department stay open to them.
+    expect((await call('edit', { id: child, sort: 4 }, staffToken)).code).toBe(0);
+  });
+
+  it('lets a manager appoint, which makes the appointee a leader', async () => {
+    expect((await call('edit', { id: child, leader_id: colleague.id })).code).toBe(0);
+    expect(await isLeader(colleague.id)).toBe(1);
+    // A non-manager may still clear the appointment below their own department (the flag stays: a manager clears it).
+    expect((await call('edit', { id: child, leader_id: null }, staffToken)).code).toBe(0);
+    expect(find(await tree(), child)).toMatchObject({ leader_id: null });
+    expect(await isLeader(colleague.id)).toBe(1);
   });
 });

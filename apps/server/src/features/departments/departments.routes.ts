@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { ok } from '../../lib/reply.ts';
 import type { DepartmentService } from './departments.service.ts';
 
-// The tree also feeds the department pickers of the accounts screen.
+// The tree also feeds the department pickers of the accounts screen (the same part of it as the list there).
 const READ = ['/sys/department', '/sys/accounts'] as const;
 const WRITE = ['/sys/department'] as const;
 
@@ -14,7 +14,7 @@ export function departmentRoutes(departments: DepartmentService): FastifyPluginA
     app.post(
       '/sys-departments/tree',
       { schema: { tags, response: { 200: envelope(z.array(departmentNodeSchema)) } }, config: { paths: READ } },
-      async () => ok(await departments.tree()),
+      async (req) => ok(await departments.tree(req.actor!)),
     );
     app.post(
       '/sys-departments/create',

@@ -26,20 +26,15 @@ export function createDepartmentService({ db, clock }: { db: Db; clock: Clock })
     if (id === null || id === actor.department_id || !managed.includes(id)) throw new AppError('FORBIDDEN_SCOPE');
   }
 
-  /** A leader is an enabled user; non-managers pick one among the people they manage. */
-  async function assertLeader(actor: Actor, leaderId: number | null | undefined) {
-    if (leaderId == null) return;
-    const leader = await db
-      .selectFrom('users')
-      .select(['id', 'department_id'])
-      .where('id', '=', leaderId)
-      .where('deleted_at', 'is', null)
-      .where('status', '=', 'enabled')
-      .executeTakeFirst();
+  /**
+   * A leader is an enabled user, and appointing one makes them a leader (markLeader): so only
+   * managers appoint. Others may keep the current leader or clear it.
+   */
+  async function assertLeader(actor: Actor, leaderId: number | null | undefined, current: number | null = null) {
+    if (leaderId == null || leaderId === current) return;
+    const leader = await db.selectFrom('users').select('id').where('id', '=', leaderId).where('deleted_at', 'is', null).where('status', '=', 'enabled').executeTakeFirst();
     if (!leader) throw new AppError('LEADER_NOT_FOUND');
-    if (isManager(actor) || leader.id === actor.id) return;
-    const managed = (await managedDepartments(db, actor)) ?? [];
-    if (leader.department_id === null || !managed.includes(leader.department_id)) throw new AppError('FORBIDDEN_SCOPE');
+    if (!isManager(actor)) throw new AppError('CANNOT_APPOINT_LEADER');
   }
 
   async function assertParentScope(actor: Actor, parentId: number | null) {
@@ -62,8 +57,12 @@ export function createDepartmentService({ db, clock }: { db: Db; clock: Clock })
   }
 
   return {
-    /** The whole tree with member counts and leader names, siblings by sort then name. */
-    async tree(): Promise<DepartmentNode[]> {
+    /**
+     * The tree with member counts and leader names, siblings by sort then name. Managers get the
+     * whole tree; others the part they manage (their department and everything below it, as the
+     * accounts list shows its people), its root carrying the departments above it as a path.
+     */
+    async tree(actor: Actor): Promise<DepartmentNode[]> {
       const rows = await db
         .selectFrom('departments as d')
         .leftJoin('users as l', (j) => j.onRef('l.id', '=', 'd.leader_id').on('l.deleted_at', 'is', null))
@@ -86,7 +85,12 @@ export function createDepartmentService({ db, clock }: { db: Db; clock: Clock })
         const parent = node.parent_id ? nodes.get(node.parent_id) : undefined;
         (parent ? parent.children : roots).push(node);
       }
-      return roots;
+      if (isManager(actor)) return roots;
+      const root = actor.department_id ? nodes.get(actor.department_id) : undefined;
+      if (!root) return [];
+      const ancestors: { id: number; name: string }[] = [];
+      for (let up = root.parent_id ? nodes.get(root.parent_id) : undefined; up; up = up.parent_id ? nodes.get(up.parent_id) : undefined) ancestors.unshift({ id: up.id, name: up.name });
+      return [{ ...root, ancestors }];
     },
 
     async create(ctx: RequestContext, body: CreateDepartmentBody) {
@@ -124,7 +128,7 @@ export function createDepartmentService({ db, clock }: { db: Db; clock: Clock })
         }
         await assertParentScope(ctx.actor, parentId);
       }
-      await assertLeader(ctx.actor, body.leader_id);
+      await assertLeader(ctx.actor, body.leader_id, before.leader_id);
       try {
         await db.transaction().execute(async (trx) => {
           const after = await trx

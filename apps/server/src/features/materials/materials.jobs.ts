@@ -30,7 +30,8 @@ interface PushRow {
   deleted_at: Date | null;
 }
 
-function loadPushes(db: Db, filter: { ids?: readonly number[]; states: readonly MaterialPushState[] }) {
+/** `taskId`: only pushes of that task (or of none): a push queued again by a later task is that task's. */
+function loadPushes(db: Db, filter: { ids?: readonly number[]; states: readonly MaterialPushState[]; taskId?: number }) {
   let q = db
     .selectFrom('material_pushes as mp')
     .innerJoin('materials as m', 'm.id', 'mp.material_id')
@@ -54,6 +55,8 @@ function loadPushes(db: Db, filter: { ids?: readonly number[]; states: readonly 
     ])
     .where('mp.state', 'in', filter.states);
   if (filter.ids) q = q.where('mp.id', 'in', filter.ids.length ? filter.ids : [0]);
+  const taskId = filter.taskId;
+  if (taskId !== undefined) q = q.where((eb) => eb.or([eb('mp.task_id', '=', taskId), eb('mp.task_id', 'is', null)]));
   return q.orderBy('mp.id').execute() as Promise<PushRow[]>;
 }
 
@@ -247,13 +250,14 @@ const sleep = (ms: number, signal: AbortSignal) =>
     signal.addEventListener('abort', onAbort, { once: true });
   });
 
-async function outcome(db: Db, ids: readonly number[]) {
+async function outcome(db: Db, ids: readonly number[], taskId: number) {
   const rows = await db
     .selectFrom('material_pushes as mp')
     .innerJoin('materials as m', 'm.id', 'mp.material_id')
     .innerJoin('ad_accounts as a', 'a.id', 'mp.ad_account_id')
     .select(['mp.state', 'mp.error', 'mp.error_key', 'mp.error_params', 'm.file_name', 'a.name as account_name'])
     .where('mp.id', 'in', ids.length ? ids : [0])
+    .where((eb) => eb.or([eb('mp.task_id', '=', taskId), eb('mp.task_id', 'is', null)]))
     .execute();
   const count = (s: MaterialPushState) => rows.filter((r) => r.state === s).length;
   const failures = rows
@@ -274,7 +278,9 @@ async function outcome(db: Db, ids: readonly number[]) {
  * Pushes materials to ad accounts (/materials/push and retry_push queue it with the push ids).
  * Every pair's state is written as it changes, so the screens follow it. After the uploads it
  * waits a little for the platform to process the videos; the check job takes over those still
- * processing. A rerun (crash, restart) continues each pair from its stored state.
+ * processing. A rerun (crash, restart) continues each pair from its stored state. Runs per person
+ * (pushKey): different people's pushes go at once, and a run handles only the pushes stamped with
+ * its task, so a pair queued again by a later task is never uploaded by two runs.
  */
 export const pushMaterialsJob = defineJob<{ push_ids?: number[] }>({
   name: PUSH_JOB,
@@ -284,9 +290,12 @@ export const pushMaterialsJob = defineJob<{ push_ids?: number[] }>({
   retryLimit: 2,
   // 200 videos of 100 MB to 30 accounts is hours of upload.
   expireInSeconds: 6 * 3600,
+  // Uploads are bound by bandwidth: a few people's pushes at once across all servers.
+  concurrency: { perKey: true, max: 4 },
   async run(ctx) {
     const ids = ctx.data.push_ids ?? [];
-    const rows = await loadPushes(ctx.db, { ids, states: ['pending', 'uploading', 'processing'] });
+    const taskId = ctx.runId;
+    const rows = await loadPushes(ctx.db, { ids, states: ['pending', 'uploading', 'processing'], taskId });
     if (!rows.length) return { status: 'skipped', message: both('JOB_PUSH_NOTHING'), summary: { pushes: 0 } };
     const deps: PushDeps = { ctx, storage: createMaterialStorage(ctx.config.materials.storage), tokenFor: tokenLookup(ctx) };
 
@@ -301,13 +310,13 @@ export const pushMaterialsJob = defineJob<{ push_ids?: number[] }>({
     // real time (performance.now), not the clock: it limits how long this run really waits.
     const deadline = performance.now() + ctx.config.materials.pushWaitMs;
     for (let round = 0; round < 10_000; round++) {
-      const processing = await loadPushes(ctx.db, { ids, states: ['processing'] });
+      const processing = await loadPushes(ctx.db, { ids, states: ['processing'], taskId });
       if (!processing.length || performance.now() >= deadline) break;
       await sleep(ctx.config.materials.pushPollMs, ctx.signal);
       if ((await pollProcessing(deps, processing)) === 0) break;
     }
 
-    const o = await outcome(ctx.db, ids);
+    const o = await outcome(ctx.db, ids, taskId);
     const summary = { pushes: o.total, ready: o.ready, processing: o.processing, failed: o.failed };
     const done = o.processing ? both('JOB_PUSH_DONE_PROCESSING', { ready: o.ready, processing: o.processing }) : both('JOB_PUSH_DONE', { ready: o.ready });
     if (o.failed) {

@@ -39,8 +39,8 @@ const accounts: number[] = [];
 const materials: Record<'video' | 'video2' | 'image', { id: number; md5: string }> = {} as never;
 const clock = fixedClock('2026-11-01T08:00:00Z');
 
-async function call<T = any>(route: string, body: unknown): Promise<{ code: number; message: string; data: T }> {
-  const res = await fetch(`${baseUrl}/api${route}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'accept-language': 'en' }, body: JSON.stringify(body) });
+async function call<T = any>(route: string, body: unknown, as = token): Promise<{ code: number; message: string; data: T }> {
+  const res = await fetch(`${baseUrl}/api${route}`, { method: 'POST', headers: { authorization: `Bearer ${as}`, 'content-type': 'application/json', 'accept-language': 'en' }, body: JSON.stringify(body) });
   return res.json() as Promise<{ code: number; message: string; data: T }>;
 }
 
@@ -74,7 +74,8 @@ beforeAll(async () => {
   database = await freshDatabase();
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ads-push-'));
   config = materialsConfig(dir, { pushWaitMs: 60_000 });
-  runner = createJobs({ db: database.db, platform: sim.platform, clock, config, log: testLog(), registry: [pushMaterialsJob, checkMaterialPushesJob], options: { workers: true, concurrency: 2, ...FAST } });
+  // Three slots: pushes (per person) may take two of them.
+  runner = createJobs({ db: database.db, platform: sim.platform, clock, config, log: testLog(), registry: [pushMaterialsJob, checkMaterialPushesJob], options: { workers: true, concurrency: 3, ...FAST } });
   await runner.start();
   app = await buildApp({ config, db: database.db, driver: database.driver, clock, logger: false, jobs: runner, platform: sim.platform });
   await app.listen({ port: 0, host: '127.0.0.1' });
@@ -83,27 +84,11 @@ beforeAll(async () => {
 
   const staff = await createUser(database.db, { paths: ['/material/upload'] });
   staffId = staff.id;
-  const login = await fetch(`${baseUrl}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ account: staff.account, pwd: md5Hex(staff.password) }) });
-  token = ((await login.json()) as { data: { token: string } }).data.token;
+  token = await login(staff);
 
   // A personal account whose token reaches three ad accounts, as a sync would have stored it.
   fb = await sim.createUser({ ad_accounts: 3 });
-  const secrets = secretBoxFor(database.db, config.tokenEncryptionKey);
-  const pa = await database.db
-    .insertInto('personal_accounts')
-    .values({ fb_user_id: fb.user.id, name: fb.user.name, token_enc: await secrets.encrypt(fb.access_token), scopes: ['ads_management'], status: 'valid', owner_user_id: staffId })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  for (const a of fb.ad_accounts) {
-    const row = await database.db
-      .insertInto('ad_accounts')
-      .values({ platform_id: a.id, account_id: a.account_id, name: `Sim ${a.account_id}`, currency: a.currency, timezone_name: a.timezone_name, account_status: 1 })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    accounts.push(row.id);
-    await database.db.insertInto('personal_account_ad_accounts').values({ personal_account_id: pa.id, ad_account_id: row.id }).execute();
-    await database.db.insertInto('user_ad_accounts').values({ user_id: staffId, ad_account_id: row.id }).execute();
-  }
+  accounts.push(...(await storeAccounts(fb, staffId)));
 
   const tus = tusClient(baseUrl, token);
   for (const [name, bytes, filetype] of [
@@ -111,11 +96,38 @@ beforeAll(async () => {
     ['video2', media.video2, 'video/mp4'],
     ['image', media.smallImage, 'image/png'],
   ] as const) {
-    const { res } = await tus.upload(bytes, { filename: `${name}.${filetype === 'image/png' ? 'png' : 'mp4'}`, filetype, platform: 'dj' }, 256 * 1024);
-    const body = (await res.json()) as any;
+    const { location } = await tus.upload(bytes, { filename: `${name}.${filetype === 'image/png' ? 'png' : 'mp4'}`, filetype, platform: 'dj' }, 256 * 1024);
+    const body = await tus.result(location!);
     materials[name] = { id: body.data.material.id, md5: body.data.material.md5 };
   }
 }, 60_000);
+
+async function login(user: { account: string; password: string }) {
+  const res = await fetch(`${baseUrl}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ account: user.account, pwd: md5Hex(user.password) }) });
+  return ((await res.json()) as { data: { token: string } }).data.token;
+}
+
+/** A personal account reaching `fbUser`'s ad accounts, as a sync would have stored it, owned by `ownerId`, who may use the ad accounts. Answers our ad account ids. */
+async function storeAccounts(fbUser: SimUser, ownerId: number) {
+  const secrets = secretBoxFor(database.db, config.tokenEncryptionKey);
+  const pa = await database.db
+    .insertInto('personal_accounts')
+    .values({ fb_user_id: fbUser.user.id, name: fbUser.user.name, token_enc: await secrets.encrypt(fbUser.access_token), scopes: ['ads_management'], status: 'valid', owner_user_id: ownerId })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const ids: number[] = [];
+  for (const a of fbUser.ad_accounts) {
+    const row = await database.db
+      .insertInto('ad_accounts')
+      .values({ platform_id: a.id, account_id: a.account_id, name: `Sim ${a.account_id}`, currency: a.currency, timezone_name: a.timezone_name, account_status: 1 })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    ids.push(row.id);
+    await database.db.insertInto('personal_account_ad_accounts').values({ personal_account_id: pa.id, ad_account_id: row.id }).execute();
+    await database.db.insertInto('user_ad_accounts').values({ user_id: ownerId, ad_account_id: row.id }).execute();
+  }
+  return ids;
+}
 
 afterAll(async () => {
   await app?.close();
@@ -274,5 +286,58 @@ describe('pushing to ad accounts', () => {
     await waitForRun(database.db, runId, (r) => r.status === 'success', 20_000);
     const listed = await call('/materials/pushes', { material_id: materials.image.id, ad_account_id: accounts[1] });
     expect(listed.data.list[0]).toMatchObject({ id: push.id, state: 'failed', error: 'The push task was cancelled or interrupted; retry it.' });
+  });
+
+  it('runs different people’s pushes at once, and one person’s pushes one after the other', async () => {
+    // A second person, with an ad account and an image of their own.
+    const other = await createUser(database.db, { paths: ['/material/upload'] });
+    const otherToken = await login(other);
+    const otherAccounts = await storeAccounts(await sim.createUser({ ad_accounts: 1 }), other.id);
+    const upload = async (as: string, bytes: Buffer, filename: string) => {
+      const { res } = await tusClient(baseUrl, as).upload(bytes, { filename, filetype: 'image/png', platform: 'dj' }, 256 * 1024);
+      return ((await res.json()) as any).data.material.id as number;
+    };
+    const mineImage = await upload(token, media.bigImage, 'big.png');
+    const theirImage = await upload(otherToken, media.otherImage, 'other.png');
+    // Each image takes the platform a second and a half: runs that may overlap are seen overlapping.
+    await sim.control('POST', '/__sim/faults', { path: '/act_*/adimages', method: 'POST', count: 3, latency_ms: 1500 });
+
+    const mine = (await call('/materials/push', { material_ids: [mineImage], ad_account_ids: [accounts[2]] })).data.task_id as number;
+    const theirs = (await call('/materials/push', { material_ids: [theirImage], ad_account_ids: [otherAccounts[0]] }, otherToken)).data.task_id as number;
+    const mineNext = (await call('/materials/push', { material_ids: [mineImage], ad_account_ids: [accounts[1]] })).data.task_id as number;
+    const statuses = async () => {
+      const rows = await database.db.selectFrom('job_runs').select(['id', 'status']).where('id', 'in', [mine, theirs, mineNext]).execute();
+      return [mine, theirs, mineNext].map((id) => rows.find((r) => r.id === id)?.status);
+    };
+    // Both people's tasks run at the same moment; the first person's second task waits for their first.
+    await vi.waitFor(async () => expect(await statuses()).toEqual(['running', 'running', 'queued']), { timeout: 10_000, interval: 10 });
+    for (const id of [mine, theirs, mineNext]) await waitForRun(database.db, id, (r) => r.status === 'success', 20_000);
+    expect(await pushOf(mineImage, accounts[2]!)).toMatchObject({ state: 'ready', task_id: mine, attempts: 1 });
+    expect(await pushOf(mineImage, accounts[1]!)).toMatchObject({ state: 'ready', task_id: mineNext, attempts: 1 });
+    expect(await pushOf(theirImage, otherAccounts[0]!)).toMatchObject({ state: 'ready', task_id: theirs, attempts: 1 });
+    const keys = await database.db.selectFrom('job_runs').select(['id', 'concurrency_key']).where('id', 'in', [mine, theirs, mineNext]).orderBy('id').execute();
+    expect(keys).toEqual([
+      { id: mine, concurrency_key: `pusher:${staffId}` },
+      { id: theirs, concurrency_key: `pusher:${other.id}` },
+      { id: mineNext, concurrency_key: `pusher:${staffId}` },
+    ]);
+  });
+
+  it('uploads only the pushes stamped with its own task: a push queued again by a later task is left to that task', async () => {
+    // The later task, still waiting (recorded only: no pg-boss job behind it, so nothing starts it here).
+    const later = await database.db
+      .insertInto('job_runs')
+      .values({ job_name: PUSH_JOB, trigger: 'manual', created_by: staffId, data: JSON.stringify({}), status: 'queued', queued_at: clock.now() })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const push = await database.db
+      .insertInto('material_pushes')
+      .values({ material_id: materials.image.id, ad_account_id: accounts[2]!, state: 'pending', pushed_by: staffId, task_id: later.id, created_at: clock.now(), updated_at: clock.now() })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    // An earlier task that still lists the push (a retry of it, say) runs now: it leaves the push alone.
+    const earlier = await runner.enqueue(PUSH_JOB, { push_ids: [push.id] }, { createdBy: staffId, key: `pusher:${staffId}` });
+    expect(await waitForRun(database.db, earlier, (r) => r.status === 'skipped')).toMatchObject({ summary: { pushes: 0 } });
+    expect(await pushOf(materials.image.id, accounts[2]!)).toMatchObject({ state: 'pending', attempts: 0, task_id: later.id });
   });
 });

@@ -6,8 +6,9 @@ import { escapeLike, iso } from '../../lib/sql.ts';
 
 /**
  * Which materials a caller sees (PRODUCT.md "Data scope"): `all` for managers; otherwise those of
- * `departments`, those uploaded or edited by one of `users`, and those `userId` uploaded as a
- * duplicate (they hold the same bytes). `accounts`: the ad accounts whose pushes they see (null = all).
+ * `departments`, those uploaded or edited by one of `users`, and — unless `duplicates` is false —
+ * those `userId` uploaded again as a duplicate (they hold the same bytes: they may see and use the
+ * material, not change it). `accounts`: the ad accounts whose pushes they see (null = all).
  */
 export interface MaterialScope {
   all: boolean;
@@ -15,6 +16,7 @@ export interface MaterialScope {
   departments: number[];
   users: number[];
   accounts: number[] | null;
+  duplicates?: boolean;
 }
 
 const none = sql<boolean>`false`;
@@ -24,12 +26,13 @@ type MaterialEb = ExpressionBuilder<DB & { m: DB['materials'] }, 'm'>;
 /** The scope as a condition on `materials as m`. */
 function inScope(eb: MaterialEb, scope: MaterialScope) {
   if (scope.all) return sql<boolean>`true`;
-  const ors = [
-    eb.exists(eb.selectFrom('material_uploads as mu').select('mu.material_id').whereRef('mu.material_id', '=', 'm.id').where('mu.user_id', '=', scope.userId)),
-  ];
+  const ors = [];
+  if (scope.duplicates !== false) {
+    ors.push(eb.exists(eb.selectFrom('material_uploads as mu').select('mu.material_id').whereRef('mu.material_id', '=', 'm.id').where('mu.user_id', '=', scope.userId)));
+  }
   if (scope.departments.length) ors.push(eb('m.department_id', 'in', scope.departments));
   if (scope.users.length) ors.push(eb('m.uploader_id', 'in', scope.users), eb('m.editor_id', 'in', scope.users));
-  return eb.or(ors);
+  return ors.length ? eb.or(ors) : none;
 }
 
 /** `and mp.ad_account_id in (…)` for the pushes the scope sees. */

@@ -7,6 +7,7 @@ import {
   type BatchEditMaterialsBody,
   type EditMaterialBody,
   type ListMaterialsBody,
+  type Lang,
   type ListPushesBody,
   type Material,
   type MaterialFacets,
@@ -25,12 +26,18 @@ import type { Clock } from '../../lib/clock.ts';
 import type { UrlSigner } from '../../lib/signed-url.ts';
 import { assertWithin, departmentSubtree, visibleAdAccountIds, visibleUserIds, type ScopeActor } from '../../lib/scope.ts';
 import { writeAudit, type AuditContext } from '../audit/audit.repository.ts';
-import { isThumbnailSized, makeThumbnail, md5File, probe, sniff } from './media.ts';
+import { isThumbnailSized, md5File, sniff, type MediaTools } from './media.ts';
 import { findMaterialByMd5, findMaterials, findPushes, listMaterials, listPushes, materialFacets, type MaterialListRow, type MaterialScope } from './materials.repository.ts';
 import type { MaterialStorage } from './storage.ts';
 
 /** The job that uploads materials to ad accounts (materials.jobs.ts). */
 export const PUSH_JOB = 'push-materials';
+/**
+ * Pushes run per person: one person's push tasks run one after the other, different people's at
+ * once (jobs/README.md, per-key concurrency). Each push row belongs to the one task stamped on it,
+ * so two tasks never upload the same material to the same ad account.
+ */
+export const pushKey = (userId: number) => `pusher:${userId}`;
 /** Pairs (materials × ad accounts) one push may queue. */
 export const MAX_PUSH_PAIRS = 10_000;
 
@@ -67,6 +74,8 @@ export interface MaterialServiceDeps {
   clock: Clock;
   jobs: Jobs;
   storage: MaterialStorage;
+  /** ffprobe / ffmpeg under their limits (media.ts). */
+  media: MediaTools;
   signer: UrlSigner;
   /** The reporting time zone of date filters. */
   reportTimezone: string;
@@ -89,7 +98,7 @@ const auditView = (m: Pick<MaterialListRow, 'file_name' | 'drama_id' | 'product_
 });
 
 /** Materials (素材管理): the library in the caller's scope, uploads' results, edits, deletes and pushes. */
-export function createMaterialService({ db, clock, jobs, storage, signer, reportTimezone, workDir, log }: MaterialServiceDeps) {
+export function createMaterialService({ db, clock, jobs, storage, media, signer, reportTimezone, workDir, log }: MaterialServiceDeps) {
   /**
    * Managers (and the read-only super admin) see everything. Leaders: their department and the
    * departments below, and what its people uploaded or edited. Staff: their department, and what
@@ -139,14 +148,23 @@ export function createMaterialService({ db, clock, jobs, storage, signer, report
     if (actor.is_admin === IS_ADMIN_SUPER) throw new AppError('MATERIAL_READ_ONLY');
   }
 
-  /** Live materials by id: unknown or deleted ids are "not found", ones outside the scope 403. */
-  async function loadVisible(actor: ScopeActor, ids: readonly number[]) {
+  /**
+   * Live materials by id: unknown or deleted ids are "not found", ones outside the scope 403. To
+   * change them (`write`), seeing a material only because one uploaded a copy of it is not enough:
+   * it stays its department's.
+   */
+  async function loadVisible(actor: ScopeActor, ids: readonly number[], opts: { write?: boolean; lang?: Lang } = {}) {
     const unique = [...new Set(ids)];
     const live = await db.selectFrom('materials').select('id').where('id', 'in', unique).where('deleted_at', 'is', null).execute();
     if (live.length !== unique.length) throw new AppError('MATERIAL_NOT_FOUND');
     const scope = await scopeOf(actor);
     const rows = await findMaterials(db, unique, scope);
     if (rows.length !== unique.length) throw new AppError('FORBIDDEN_SCOPE');
+    if (opts.write && !scope.all) {
+      const writable = new Set((await findMaterials(db, unique, { ...scope, duplicates: false })).map((r) => r.id));
+      const copies = rows.filter((r) => !writable.has(r.id));
+      if (copies.length) throw new AppError('MATERIAL_NOT_EDITABLE', { name: copies.map((r) => r.file_name).join(opts.lang === 'zh' ? '」、「' : '", "') });
+    }
     return { rows, scope };
   }
 
@@ -176,7 +194,7 @@ export function createMaterialService({ db, clock, jobs, storage, signer, report
   /** Queues the push job for these pushes inside `trx` and stamps them with its task id. */
   async function queuePushes(trx: Db, pushIds: number[], createdBy: number): Promise<number | null> {
     if (!pushIds.length) return null;
-    const taskId = await jobs.enqueue(PUSH_JOB, { push_ids: pushIds }, { createdBy, trx });
+    const taskId = await jobs.enqueue(PUSH_JOB, { push_ids: pushIds }, { createdBy, trx, key: pushKey(createdBy) });
     for (let i = 0; i < pushIds.length; i += 1000) {
       await trx.updateTable('material_pushes').set({ task_id: taskId }).where('id', 'in', pushIds.slice(i, i + 1000)).execute();
     }
@@ -206,7 +224,7 @@ export function createMaterialService({ db, clock, jobs, storage, signer, report
 
     async edit(ctx: RequestContext, body: EditMaterialBody): Promise<Material> {
       assertWritable(ctx.actor);
-      const { rows } = await loadVisible(ctx.actor, [body.id]);
+      const { rows } = await loadVisible(ctx.actor, [body.id], { write: true, lang: ctx.lang });
       const row = rows[0]!;
       await assertRefs(row.platform, body);
       const changes = {
@@ -228,7 +246,7 @@ export function createMaterialService({ db, clock, jobs, storage, signer, report
     /** The same fields for many; tags are added (default), replaced or removed per `tags_mode`. */
     async batchEdit(ctx: RequestContext, body: BatchEditMaterialsBody): Promise<{ updated: number }> {
       assertWritable(ctx.actor);
-      const { rows } = await loadVisible(ctx.actor, body.ids);
+      const { rows } = await loadVisible(ctx.actor, body.ids, { write: true, lang: ctx.lang });
       for (const platform of new Set(rows.map((r) => r.platform))) await assertRefs(platform, body);
       const mode = body.tags_mode ?? 'add';
       await db.transaction().execute(async (trx) => {
@@ -261,7 +279,7 @@ export function createMaterialService({ db, clock, jobs, storage, signer, report
      */
     async remove(ctx: RequestContext, ids: number[]): Promise<{ deleted: number }> {
       assertWritable(ctx.actor);
-      const { rows } = await loadVisible(ctx.actor, ids);
+      const { rows } = await loadVisible(ctx.actor, ids, { write: true, lang: ctx.lang });
       if (!seesAll(ctx.actor) && ctx.actor.is_leader !== 1) {
         const others = rows.filter((r) => r.uploader_id !== ctx.actor.id);
         if (others.length) throw new AppError('MATERIAL_DELETE_NOT_OWNER', { list: others.map((r) => r.file_name).join('、') });
@@ -344,7 +362,7 @@ export function createMaterialService({ db, clock, jobs, storage, signer, report
       const existing = await db.selectFrom('materials').select('id').where('md5', '=', md5).where('deleted_at', 'is', null).executeTakeFirst();
       if (existing) return duplicate(existing.id);
 
-      const info = await probe(upload.file, sniffed.kind, signal);
+      const info = await media.probe(upload.file, sniffed, signal);
       const stem = `${md5.slice(0, 2)}/${md5}-${randomBytes(4).toString('hex')}`;
       const key = `${stem}.${sniffed.ext}`;
       let thumbKey: string | null = null;
@@ -353,7 +371,7 @@ export function createMaterialService({ db, clock, jobs, storage, signer, report
       const thumbFile = path.join(workDir, `${upload.id}.thumb.jpg`);
       try {
         if (sniffed.kind === 'image' && isThumbnailSized(info)) thumbKey = key;
-        else if (await makeThumbnail(upload.file, thumbFile, { ...info, kind: sniffed.kind }, signal)) {
+        else if (await media.makeThumbnail(upload.file, thumbFile, { ...info, kind: sniffed.kind, mime: sniffed.mime }, signal)) {
           thumbKey = `${stem}.thumb.jpg`;
           await storage.put(thumbKey, thumbFile, { contentType: 'image/jpeg', move: true });
           stored.push(thumbKey);

@@ -114,9 +114,10 @@ describe('materials on S3', () => {
     const user = await createUser(database.db, { is_admin: 1 });
     const login = await fetch(`${baseUrl}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ account: user.account, pwd: md5Hex(user.password) }) });
     const token = ((await login.json()) as any).data.token as string;
-    const { res } = await tusClient(baseUrl, token).upload(media.video, { filename: 's3.mp4', filetype: 'video/mp4', platform: 'dj' });
-    expect(res.status).toBe(200);
-    const material = ((await res.json()) as any).data.material;
+    const tus = tusClient(baseUrl, token);
+    const { res, location } = await tus.upload(media.video, { filename: 's3.mp4', filetype: 'video/mp4', platform: 'dj' });
+    expect(res.status).toBe(204);
+    const material = (await tus.result(location!)).data.material;
     const keys = await database.db.selectFrom('materials').select(['storage_key', 'thumb_key']).where('id', '=', material.id).executeTakeFirstOrThrow();
     const bucket = createS3Storage(s3Config());
     expect(await bucket.stat(keys.storage_key)).toEqual({ size: media.video.length });

@@ -9,7 +9,7 @@ import type { Database } from '../../db/database.ts';
 import { fixedClock } from '../../lib/clock.ts';
 import { md5Hex } from '../../lib/passwords.ts';
 import { freshDatabase } from '../../test/build-test-app.ts';
-import { createDepartment, createDrama, createSite, createUser } from '../../test/factories.ts';
+import { createAdAccount, createDepartment, createDrama, createSite, createUser } from '../../test/factories.ts';
 import { filesUnder, makeTestMedia, materialsConfig, tusClient, uploadIdOf, type TestMedia } from '../../test/materials.ts';
 
 /**
@@ -56,7 +56,7 @@ beforeAll(async () => {
   media = makeTestMedia();
   database = await freshDatabase();
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ads-tus-'));
-  config = materialsConfig(dir, { maxBytes: MAX_BYTES });
+  config = materialsConfig(dir, { maxBytes: MAX_BYTES, maxOpenUploads: 3, maxReservedBytes: 5 * 1024 * 1024 });
   await start();
   const d1 = await createDepartment(database.db);
   const d2 = await createDepartment(database.db);
@@ -79,7 +79,7 @@ describe('uploading with tus', () => {
   let material: any;
   let location: string;
 
-  it('takes a video in several chunks and answers the new material in the last PATCH', async () => {
+  it('takes a video in several chunks, acknowledges the last PATCH with 204 like the others, and answers the new material from upload_result', async () => {
     const tus = tusClient(baseUrl, staff.token);
     const created = await tus.create(media.video.length, { filename: 'C:\\fakepath\\ep1.mp4', filetype: 'video/mp4', platform: 'dj', drama_id: dramaId, language: 'en', editor_id: staff.id, tags: 'hook, ep1,hook', remark: 'first cut' });
     expect(created.status).toBe(201);
@@ -100,9 +100,11 @@ describe('uploading with tus', () => {
       } else offset = media.video.length;
     }
     expect(patches).toBeGreaterThan(2);
-    expect(last.status).toBe(200);
-    expect(last.headers.get('content-type')).toMatch(/application\/json/);
-    const body = (await last.json()) as any;
+    // tus 1.0: the last PATCH is acknowledged like any other, 204 with no body; the result is asked for.
+    expect(last.status).toBe(204);
+    expect(last.headers.get('upload-offset')).toBe(String(media.video.length));
+    expect(await last.text()).toBe('');
+    const body = await tus.result(location);
     expect(body.code).toBe(0);
     expect(body.data.status).toBe('created');
     material = body.data.material;
@@ -211,9 +213,10 @@ describe('uploading with tus', () => {
 
   it('takes the same bytes again as a duplicate of the material: the upload is discarded, one file stays', async () => {
     const before = filesUnder(storageDir());
-    const { res, location: loc } = await tusClient(baseUrl, other.token).upload(media.video, { filename: 'copy.mp4', filetype: 'video/mp4', platform: 'dj' }, 20_000);
-    expect(res.status).toBe(200);
-    const body = (await res.json()) as any;
+    const otherTus = tusClient(baseUrl, other.token);
+    const { res, location: loc } = await otherTus.upload(media.video, { filename: 'copy.mp4', filetype: 'video/mp4', platform: 'dj' }, 20_000);
+    expect(res.status).toBe(204);
+    const body = await otherTus.result(loc!);
     expect(body.data).toMatchObject({ status: 'duplicate', material: { id: material.id, file_name: 'ep1.mp4', uploader: { id: staff.id } } });
     expect(filesUnder(storageDir())).toEqual(before);
     expect(pendingUploads()).toEqual([]);
@@ -223,6 +226,33 @@ describe('uploading with tus', () => {
     expect((await call(other.token, '/materials/upload_result', { upload_id: uploadIdOf(loc!) })).data.status).toBe('duplicate');
     const rows = await database.db.selectFrom('materials').select('id').where('md5', '=', material.md5).execute();
     expect(rows).toHaveLength(1);
+  });
+
+  it('lets someone who sent a copy of another department’s material view and push it, but not change or delete it', async () => {
+    // A leader elsewhere (leaders may delete anything in their scope) holding the same bytes.
+    const elsewhere = await createDepartment(database.db);
+    const l = await createUser(database.db, { paths: ['/material/upload'], department_id: elsewhere.id, is_leader: 1 });
+    const token = await login(l.account, l.password);
+    const { res } = await tusClient(baseUrl, token).upload(media.video, { filename: 'mine.mp4', filetype: 'video/mp4', platform: 'dj' }, 20_000);
+    expect(((await res.json()) as any).data).toMatchObject({ status: 'duplicate', material: { id: material.id } });
+    const before = await call(staff.token, '/materials/get', { id: material.id });
+
+    expect((await call(token, '/materials/get', { id: material.id })).code).toBe(0);
+    const notEditable = `The material "ep1.mp4" belongs to another department: you uploaded the same file, so you can view and push it, but not change or delete it.`;
+    expect(await call(token, '/materials/edit', { id: material.id, remark: 'mine now', tags: ['taken'] })).toMatchObject({ code: -2, message: notEditable });
+    expect(await call(token, '/materials/batch_edit', { ids: [material.id], remark: 'mine now' })).toMatchObject({ code: -2, message: notEditable });
+    expect(await call(token, '/materials/delete', { ids: [material.id] })).toMatchObject({ code: -2, message: notEditable });
+    const zh = await call(token, '/materials/edit', { id: material.id, remark: 'x' }, 'zh-CN');
+    expect(zh.message).toBe('素材「ep1.mp4」属于其他部门：您上传过相同的文件，可以查看和推送它，但不能修改或删除');
+    // Using it is what the upload was for: pushing it to their own ad account.
+    const account = await createAdAccount(database.db, { users: [l.id] });
+    expect((await call(token, '/materials/push', { material_ids: [material.id], ad_account_ids: [account.id] })).data).toMatchObject({ queued: 1 });
+
+    const after = await call(staff.token, '/materials/get', { id: material.id });
+    expect(after.data).toMatchObject({ remark: 'first cut', tags: ['hook', 'ep1'], uploader: { id: staff.id } });
+    expect(after.data.updated_at).toBe(before.data.updated_at);
+    // The owner still edits it.
+    expect((await call(staff.token, '/materials/edit', { id: material.id, remark: 'first cut' })).code).toBe(0);
   });
 
   it('resumes an upload after the server is closed and started again on the same data dir', async () => {
@@ -242,8 +272,8 @@ describe('uploading with tus', () => {
     // A chunk at a stale offset is refused without harm.
     expect((await resumed.patch(loc, 0, media.video2.subarray(0, 10))).status).toBe(409);
     const last = await resumed.patch(loc, half, media.video2.subarray(half));
-    expect(last.status).toBe(200);
-    expect(((await last.json()) as any).data).toMatchObject({ status: 'created', material: { md5: md5(media.video2), size_bytes: media.video2.length } });
+    expect(last.status).toBe(204);
+    expect((await resumed.result(loc)).data).toMatchObject({ status: 'created', material: { md5: md5(media.video2), size_bytes: media.video2.length } });
     expect(pendingUploads()).toEqual([]);
   });
 
@@ -263,14 +293,14 @@ describe('uploading with tus', () => {
 
   it('makes a scaled JPEG thumbnail of a large image and lets a small image be its own', async () => {
     const tus = tusClient(baseUrl, staff.token);
-    const big = (await (await tus.upload(media.bigImage, { filename: 'cover.png', filetype: 'image/png', platform: 'ec' })).res.json()) as any;
+    const big = await tus.result((await tus.upload(media.bigImage, { filename: 'cover.png', filetype: 'image/png', platform: 'ec' })).location!);
     expect(big.data.material).toMatchObject({ kind: 'image', mime_type: 'image/png', width: 800, height: 600, duration_s: null, platform: 'ec' });
     const thumb = await fetch(`${baseUrl}${big.data.material.thumbnail_url}`);
     expect(thumb.headers.get('content-type')).toBe('image/jpeg');
     expect(Number(thumb.headers.get('content-length'))).toBeLessThan(media.bigImage.length);
     await thumb.arrayBuffer();
 
-    const small = (await (await tus.upload(media.smallImage, { filename: 'icon.png', filetype: 'image/png', platform: 'ec' })).res.json()) as any;
+    const small = await tus.result((await tus.upload(media.smallImage, { filename: 'icon.png', filetype: 'image/png', platform: 'ec' })).location!);
     expect(small.data.material).toMatchObject({ width: 100, height: 80 });
     const own = await fetch(`${baseUrl}${small.data.material.thumbnail_url}`);
     expect(own.headers.get('content-type')).toBe('image/png');
@@ -359,3 +389,86 @@ describe('refused uploads', () => {
     expect(await denied.json()).toMatchObject({ code: 403 });
   });
 });
+
+describe('upload quotas', () => {
+  const meta = { filename: 'q.mp4', filetype: 'video/mp4', platform: 'dj' };
+  let quoted: { id: number; token: string };
+  beforeAll(async () => {
+    const u = await createUser(database.db, { paths: ['/material/upload'] });
+    quoted = { id: u.id, token: await login(u.account, u.password) };
+  });
+
+  /** Another server on the same database and data dir, with other materials settings. */
+  async function serverWith(overrides: Partial<Config['materials']>) {
+    const other = await buildApp({ config: { ...config, materials: { ...config.materials, ...overrides } }, db: database.db, driver: database.driver, clock, logger: false });
+    await other.listen({ port: 0, host: '127.0.0.1' });
+    const addr = other.server.address();
+    return { url: `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`, close: () => other.close() };
+  }
+
+  it('refuses a user more unfinished uploads than allowed (429, in their language), counting across parallel requests; finishing or cancelling frees a place', async () => {
+    const tus = tusClient(baseUrl, quoted.token);
+    // Five at once against a limit of three: exactly three get through.
+    const first = await Promise.all(Array.from({ length: 5 }, () => tus.create(1000, meta)));
+    expect(first.map((r) => r.status).sort()).toEqual([201, 201, 201, 429, 429]);
+    const refused = first.find((r) => r.status === 429)!;
+    expect(await refused.text()).toBe('You have 3 unfinished uploads (at most 3). Finish or cancel some before starting more; unfinished uploads are removed after 7 days.\n');
+    const zh = await tusClient(baseUrl, quoted.token, 'zh-CN').create(1000, meta);
+    expect(zh.status).toBe(429);
+    expect(await zh.text()).toMatch(/^您已有 3 个未完成的上传（上限 3 个）/);
+    // Someone else is not held back by it.
+    expect((await tusClient(baseUrl, other.token).create(1000, meta)).status).toBe(201);
+
+    const locations = first.filter((r) => r.status === 201).map((r) => r.headers.get('location')!);
+    expect((await tus.remove(locations[0]!)).status).toBe(204);
+    const again = await tus.upload(media.otherImage, { filename: 'free.png', filetype: 'image/png', platform: 'ec' });
+    expect(again.res.status).toBe(200);
+    // The finished one is a material now, not an open upload: one place is left.
+    expect((await tus.create(1000, meta)).status).toBe(201);
+    expect((await tus.create(1000, meta)).status).toBe(429);
+  });
+
+  it('refuses an upload that would take the user past the bytes their unfinished uploads may announce', async () => {
+    const u = await createUser(database.db, { paths: ['/material/upload'] });
+    const tus = tusClient(baseUrl, await login(u.account, u.password));
+    expect((await tus.create(MAX_BYTES, meta)).status).toBe(201);
+    expect((await tus.create(2 * 1024 * 1024, meta)).status).toBe(201);
+    const over = await tus.create(1, meta);
+    expect(over.status).toBe(429);
+    expect(await over.text()).toBe('Your unfinished uploads take 5 MiB; with this file (1 B) they would pass the limit of 5 MiB. Finish or cancel some first.\n');
+  });
+
+  it('refuses new uploads with 507 when the disk of the data dir runs low, and takes them again when there is room', async () => {
+    const fsStat = fs.statfsSync(dir);
+    const free = fsStat.bavail * fsStat.bsize;
+    const low = await serverWith({ minFreeBytes: free + 1024 ** 3 });
+    try {
+      const u = await createUser(database.db, { paths: ['/material/upload'] });
+      const token = await login(u.account, u.password);
+      const before = pendingUploads();
+      const res = await tusClient(low.url, token).create(1000, meta);
+      expect(res.status).toBe(507);
+      expect(await res.text()).toMatch(/^The server is low on disk space \(.+ free\) and cannot take a file of 1000 B now\. Contact an administrator\.\n$/);
+      expect(pendingUploads()).toEqual(before);
+      expect((await tusClient(baseUrl, token).create(1000, meta)).status).toBe(201);
+    } finally {
+      await low.close();
+    }
+  });
+
+  it('refuses, with its own message, a file the media tools take too long over', async () => {
+    // Whatever the file, a tool cannot answer within a millisecond: the limit is what is tested.
+    const slow = await serverWith({ media: { ...config.materials.media, timeoutMs: 1 } });
+    try {
+      const u = await createUser(database.db, { paths: ['/material/upload'] });
+      // New bytes (a video with one more byte after it), so it is not answered as a duplicate before any tool runs.
+      const fresh = Buffer.concat([media.video2, Buffer.from([0])]);
+      const { res } = await tusClient(slow.url, await login(u.account, u.password)).upload(fresh, { filename: 'slow.mp4', filetype: 'video/mp4', platform: 'dj' });
+      expect(res.status).toBe(422);
+      expect(await res.text()).toBe('Checking the file took longer than 1 s; the upload was discarded.\n');
+    } finally {
+      await slow.close();
+    }
+  });
+});
+

@@ -2,14 +2,13 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
-import { formatMessage, langFromHeader, MATERIAL_MIME_TYPES, MATERIAL_TUS_PATH, platformSchema, type ErrorKey, type Lang, type UploadResult } from '@ads/contracts';
+import { formatMessage, hasBadChars, langFromHeader, MATERIAL_MIME_TYPES, MATERIAL_TUS_PATH, platformSchema, type ErrorKey, type Lang, type UploadResult } from '@ads/contracts';
 import { FileStore } from '@tus/file-store';
 import { ERRORS, Server, type Upload } from '@tus/server';
 import type { FastifyBaseLogger, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { MaterialsConfig } from '../../config.ts';
 import { AppError } from '../../errors.ts';
 import type { Actor, RequestContext } from '../../lib/actor.ts';
-import { ok } from '../../lib/reply.ts';
 import { MediaRefusal } from './media.ts';
 import { MATERIAL_PATHS, type MaterialService, type UploadMeta } from './materials.service.ts';
 
@@ -74,6 +73,7 @@ export function checkUploadMetadata(raw: Record<string, string | null> | undefin
   if (missing.length) return { ok: false, status: 400, key: 'UPLOAD_METADATA_MISSING', params: { fields: missing.join(', ') } };
   for (const k of [...TEXT_KEYS, ...ID_KEYS]) {
     if ((m[k]?.length ?? 0) > 2000) return invalid(k, { zh: '过长', en: 'too long' });
+    if (m[k] && hasBadChars(m[k])) return invalid(k, { zh: '不能包含 NUL 控制字符或无效的 Unicode 字符', en: 'must not contain NUL or invalid Unicode characters' });
   }
   // Browsers may send a path ("C:\fakepath\a.mp4"): keep the name.
   const fileName = m.filename!.trim().split(/[\\/]/).pop()!.trim();
@@ -137,6 +137,42 @@ async function discardUpload(dir: string, id: string) {
   await fsp.rm(path.join(dir, `${id}.json`), { force: true });
 }
 
+/** What a user's unfinished uploads hold: how many, and the bytes they announced (Upload-Length). */
+export interface OpenUploads {
+  count: number;
+  bytes: number;
+}
+
+/**
+ * The unfinished uploads of a user, read from the upload dir (the one place that knows them all,
+ * across restarts). Uploads tus already treats as expired do not count: they cannot go on.
+ */
+export async function openUploadsOf(config: MaterialsConfig, userId: number, store: FileStore): Promise<OpenUploads> {
+  const open: OpenUploads = { count: 0, bytes: 0 };
+  const names = await fsp.readdir(config.uploadDir).catch(() => [] as string[]);
+  // Real time, as tus's own expiry check uses it (creation dates are written by tus).
+  const now = Date.now();
+  for (const name of names) {
+    if (!name.endsWith('.json') || name.startsWith('.')) continue;
+    const id = name.slice(0, -'.json'.length);
+    const info = await store.configstore.get(id);
+    if (info?.metadata?.uploader_id !== String(userId)) continue;
+    // A .json whose bytes are gone is what a crash while finishing leaves: nothing that can go on.
+    if (!fs.existsSync(path.join(config.uploadDir, id))) continue;
+    const created = info.creation_date ? Date.parse(info.creation_date) : NaN;
+    if (Number.isFinite(created) && now - created > UPLOAD_EXPIRY_MS) continue;
+    open.count++;
+    open.bytes += info.size ?? 0;
+  }
+  return open;
+}
+
+/** Free bytes for unprivileged users on the disk that holds `dir`. */
+async function freeBytes(dir: string): Promise<number> {
+  const fsStat = await fsp.statfs(dir);
+  return fsStat.bavail * fsStat.bsize;
+}
+
 /**
  * Drops unfinished uploads past UPLOAD_EXPIRY_MS and stray scratch files (a crash mid-finish).
  * Answers how many uploads were removed.
@@ -145,11 +181,13 @@ export async function deleteExpiredUploads(config: MaterialsConfig, now: Date): 
   if (!fs.existsSync(config.uploadDir)) return 0;
   const store = new FileStore({ directory: config.uploadDir, expirationPeriodInMilliseconds: UPLOAD_EXPIRY_MS });
   let removed = 0;
-  for (const name of await fsp.readdir(config.uploadDir)) {
-    if (name.startsWith('.') || name.endsWith('.json')) continue;
+  // Every upload id in the dir, from its bytes or its .json: either may be left without the other.
+  const names = await fsp.readdir(config.uploadDir);
+  const ids = new Set(names.filter((n) => !n.startsWith('.')).map((n) => (n.endsWith('.json') ? n.slice(0, -'.json'.length) : n)));
+  for (const name of ids) {
     const info = await store.configstore.get(name);
     const created = info?.creation_date ? Date.parse(info.creation_date) : NaN;
-    const stat = await fsp.stat(path.join(config.uploadDir, name)).catch(() => null);
+    const stat = (await fsp.stat(path.join(config.uploadDir, name)).catch(() => null)) ?? (await fsp.stat(path.join(config.uploadDir, `${name}.json`)).catch(() => null));
     // An upload without its .json (or a .json without its bytes) cannot resume either.
     const old = Number.isFinite(created) ? now.getTime() - created > UPLOAD_EXPIRY_MS : stat !== null && now.getTime() - stat.mtimeMs > UPLOAD_EXPIRY_MS;
     if (old) {
@@ -200,6 +238,7 @@ export function createTusUploads({ materials, config, log }: TusUploadsDeps) {
           const detected = err.detail === 'text' ? 'text/plain' : err.detail === 'unknown' ? (caller.lang === 'zh' ? '无法识别的格式' : 'an unrecognised format') : err.detail;
           throw new UploadRefusal(415, 'UPLOAD_CONTENT_REFUSED', { detected });
         }
+        if (err.reason === 'timeout') throw new UploadRefusal(422, 'UPLOAD_CHECK_TIMEOUT', { seconds: err.detail });
         throw new UploadRefusal(422, 'UPLOAD_CORRUPT', { reason: err.detail });
       }
       log.error({ err, uploadId: upload.id }, 'material upload could not be processed');
@@ -249,14 +288,23 @@ export function createTusUploads({ materials, config, log }: TusUploadsDeps) {
           if (err instanceof AppError) throw refuse(400, 'UPLOAD_METADATA_INVALID', lang, { field: err.field ?? '', reason: formatMessage(err.key, lang, err.params) });
           throw err;
         }
+        // Quotas: unfinished uploads per user (count and announced bytes), and room left on the disk.
+        // Checked here, one creation per user at a time (see the route), so parallel requests cannot all pass.
+        const open = await openUploadsOf(config, actor.id, store);
+        if (open.count >= config.maxOpenUploads) throw refuse(429, 'UPLOAD_TOO_MANY_OPEN', lang, { count: open.count, max: config.maxOpenUploads });
+        if (open.bytes + upload.size! > config.maxReservedBytes) {
+          throw refuse(429, 'UPLOAD_QUOTA_EXCEEDED', lang, { reserved: formatBytes(open.bytes), size: formatBytes(upload.size!), max: formatBytes(config.maxReservedBytes) });
+        }
+        const free = await freeBytes(dir);
+        if (free - upload.size! < config.minFreeBytes) throw refuse(507, 'UPLOAD_DISK_FULL', lang, { free: formatBytes(free), size: formatBytes(upload.size!) });
         return { metadata: storedMetadata(checked.meta, checked.filetype, actor.id) };
       },
       async onUploadFinish(req, upload) {
         const caller = callerOf(req);
         try {
-          const result = await finish(caller, upload);
-          // tus says 204 with no body; clients take any 2xx, and this body spares them a second call.
-          return { status_code: 200, headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' }, body: JSON.stringify(ok(result)) };
+          await finish(caller, upload);
+          // tus 1.0 acknowledges every PATCH with 204 and no body (some clients check it); the result is at /materials/upload_result.
+          return { headers: { 'Cache-Control': 'no-store' } };
         } catch (err) {
           if (err instanceof UploadRefusal) throw refuse(err.status, err.key, caller.lang, err.params);
           throw err;
@@ -277,6 +325,20 @@ export function createTusUploads({ materials, config, log }: TusUploadsDeps) {
     });
     tus = { server, store };
     return tus;
+  }
+
+  /** Creations of one user run one after another: the quota check and the file it counts are then in step. */
+  const creating = new Map<number, Promise<unknown>>();
+  async function oneCreationAtATime<T>(userId: number, create: () => Promise<T>): Promise<T> {
+    const before = creating.get(userId) ?? Promise.resolve();
+    const mine = before.then(create, create);
+    const tail = mine.catch(() => undefined);
+    creating.set(userId, tail);
+    try {
+      return await mine;
+    } finally {
+      if (creating.get(userId) === tail) creating.delete(userId);
+    }
   }
 
   const routes: FastifyPluginAsync = async (app) => {
@@ -301,7 +363,8 @@ export function createTusUploads({ materials, config, log }: TusUploadsDeps) {
       callers.set(req.raw, { actor, lang: req.lang, ip: req.ip, requestId: String(req.id) });
       reply.hijack();
       try {
-        await tusServer().server.handle(req.raw, reply.raw);
+        const serve = () => tusServer().server.handle(req.raw, reply.raw);
+        await (req.method === 'POST' ? oneCreationAtATime(actor.id, serve) : serve());
       } catch (err) {
         log.error({ err }, 'tus handler failed');
         if (!reply.raw.headersSent) reply.raw.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end(`${formatMessage('INTERNAL', req.lang)}\n`);

@@ -79,7 +79,7 @@ export async function listPages(db: Db, body: ListPagesBody, scope: PageScope) {
   const q = base(db, body, scope);
   const field = body.sort_field ?? 'id';
   const dir = body.sort_order === 'ascend' ? 'asc' : body.sort_order === 'descend' ? 'desc' : field === 'name' ? 'asc' : 'desc';
-  const [rows, count] = await Promise.all([
+  const [rows, count, outside_scope] = await Promise.all([
     withColumns(q, scope)
       .orderBy(field === 'name' ? sql`lower(p.name)` : sql.ref('p.id'), dir)
       .orderBy('p.id', 'desc')
@@ -87,8 +87,16 @@ export async function listPages(db: Db, body: ListPagesBody, scope: PageScope) {
       .offset((body.page - 1) * body.page_size)
       .execute(),
     q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    outsideScope(db, body, scope),
   ]);
-  return { list: rows.map(toPage), total: Number(count.total) };
+  return { list: rows.map(toPage), total: Number(count.total), outside_scope };
+}
+
+/** How many pages matching the filters the caller cannot see (0 for managers): one count query. */
+async function outsideScope(db: Db, f: Omit<ListPagesBody, 'page' | 'page_size'>, scope: PageScope): Promise<number> {
+  if (!scope.users) return 0;
+  const row = await base(db, f, { users: null }).where(sql<SqlBool>`not ${pageVisibleSql(scope.users)}`).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 /** Ids among `ids` of pages the caller sees. */

@@ -1,4 +1,4 @@
-import { associatePagesBodySchema, envelope, listPagesBodySchema, pageResultSchema, pageSchema } from '@ads/contracts';
+import { assetPageResultSchema, associatePagesBodySchema, envelope, listPagesBodySchema, pageSchema } from '@ads/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ok } from '../../lib/reply.ts';
@@ -10,7 +10,7 @@ const PAGES = ['/auth/homepage'] as const;
 export function pageRoutes(pages: PageService): FastifyPluginAsyncZod {
   return async (app) => {
     const tags = ['pages'];
-    app.post('/pages/list', { schema: { tags, body: listPagesBodySchema, response: { 200: envelope(pageResultSchema(pageSchema)) } }, config: { paths: PAGES } }, async (req) =>
+    app.post('/pages/list', { schema: { tags, body: listPagesBodySchema, response: { 200: envelope(assetPageResultSchema(pageSchema)) } }, config: { paths: PAGES } }, async (req) =>
       ok(await pages.list(req.ctx(), req.body)),
     );
     app.post(

@@ -4,7 +4,7 @@ import { AppError } from '../../errors.ts';
 import type { RequestContext } from '../../lib/actor.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { editLinks } from '../../lib/links.ts';
-import { assertUsersManageable, assertWithin, manageableUserIds, visibleAdAccountIds, visibleUserIds } from '../../lib/scope.ts';
+import { assertUsersManageable, assertWithin, forAssets, manageableUserIds, visibleAdAccountIds, visibleUserIds } from '../../lib/scope.ts';
 import { writeAudit } from '../audit/audit.repository.ts';
 import { listPages, visiblePageIds } from './pages.repository.ts';
 
@@ -15,11 +15,11 @@ export interface AssociatePagesBody {
   mode: AssignMode;
 }
 
-/** Pages (主页关联): which ad accounts and users may use each page. */
+/** Pages (主页关联): which ad accounts and users may use each page (a company asset scope sees them all, lib/scope.ts forAssets). */
 export function createPageService({ db, clock }: { db: Db; clock: Clock }) {
   return {
     async list(ctx: RequestContext, body: ListPagesBody) {
-      return listPages(db, body, { users: await visibleUserIds(db, ctx.actor) });
+      return listPages(db, body, { users: await visibleUserIds(db, await forAssets(db, ctx.actor)) });
     },
 
     /**
@@ -27,10 +27,11 @@ export function createPageService({ db, clock }: { db: Db; clock: Clock }) {
      * scope and the users people they may assign to; "replace" keeps links outside that reach.
      */
     async associate(ctx: RequestContext, body: AssociatePagesBody) {
+      const actor = await forAssets(db, ctx.actor);
       const pageIds = [...new Set(body.page_ids)];
       const existing = await db.selectFrom('pages').select('id').where('id', 'in', pageIds).execute();
       if (existing.length !== pageIds.length) throw new AppError('PAGE_NOT_FOUND', {}, 'page_ids');
-      const users = await visibleUserIds(db, ctx.actor);
+      const users = await visibleUserIds(db, actor);
       if ((await visiblePageIds(db, pageIds, { users })).length !== pageIds.length) throw new AppError('FORBIDDEN_SCOPE');
 
       let accountReach: number[] | null = null;
@@ -40,14 +41,14 @@ export function createPageService({ db, clock }: { db: Db; clock: Clock }) {
           const found = await db.selectFrom('ad_accounts').select('id').where('id', 'in', accounts).execute();
           if (found.length !== accounts.length) throw new AppError('AD_ACCOUNT_NOT_FOUND', {}, 'ad_account_ids');
         }
-        accountReach = await visibleAdAccountIds(db, ctx.actor);
+        accountReach = await visibleAdAccountIds(db, actor);
         assertWithin(accountReach, accounts);
       }
       let userReach: number[] | null = null;
       if (body.user_ids) {
-        userReach = await manageableUserIds(db, ctx.actor);
+        userReach = await manageableUserIds(db, actor);
         if (userReach && !userReach.length) throw new AppError('FORBIDDEN_SCOPE');
-        await assertUsersManageable(db, ctx.actor, body.user_ids);
+        await assertUsersManageable(db, actor, body.user_ids);
       }
 
       await db.transaction().execute(async (trx) => {

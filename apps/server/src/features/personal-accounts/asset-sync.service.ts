@@ -115,6 +115,20 @@ export class SyncPausedError extends JobError {
   }
 }
 
+/**
+ * The personal account was disconnected while its sync ran: the sync stopped before writing
+ * anything more (disconnect wins; its tokens stay wiped). Nothing to retry.
+ */
+export class SyncDisconnectedError extends JobError {
+  constructor(
+    readonly personalAccountId: number,
+    readonly accountName: string,
+  ) {
+    super(both('PERSONAL_ACCOUNT_DISCONNECTED', { name: accountName }));
+    this.name = 'SyncDisconnectedError';
+  }
+}
+
 /** "HH:MM UTC" (a date too when it is not the same UTC day as `from`): when a paused sync continues. */
 export function resumeTimeText(at: Date, from: Date): string {
   const isoText = at.toISOString();
@@ -183,6 +197,19 @@ interface SyncedAccount {
 }
 
 export function createAssetSync({ db, platform, clock, secrets }: AssetSyncDeps) {
+  /**
+   * First statement of every transaction that writes a personal account's links or page tokens:
+   * holds the account (FOR SHARE) and stops the sync once it is disconnected. A disconnect
+   * committed earlier is seen here; one that comes later waits for this write, then wipes it.
+   */
+  async function holdConnected(trx: Db, personalAccountId: number) {
+    const row = await trx.selectFrom('personal_accounts').select(['id']).where('id', '=', personalAccountId).where('deleted_at', 'is', null).forShare().executeTakeFirst();
+    if (!row) {
+      const gone = await trx.selectFrom('personal_accounts').select(['name']).where('id', '=', personalAccountId).executeTakeFirst();
+      throw new SyncDisconnectedError(personalAccountId, gone?.name ?? String(personalAccountId));
+    }
+  }
+
   /** Stores a token's health; writes an audit entry when the status changes. */
   async function saveHealth(id: number, health: TokenHealth, facts: Partial<Pick<TokenInfo, 'expiresAt' | 'dataAccessExpiresAt' | 'scopes' | 'type'>>, audit: AuditContext) {
     await db.transaction().execute(async (trx) => {
@@ -253,6 +280,7 @@ export function createAssetSync({ db, platform, clock, secrets }: AssetSyncDeps)
    */
   async function upsertAdAccounts(personalAccountId: number, chunk: PlatformAdAccount[], now: Date) {
     return db.transaction().execute(async (trx) => {
+      await holdConnected(trx, personalAccountId);
       const rows = await trx
         .insertInto('ad_accounts')
         .values(
@@ -327,6 +355,7 @@ export function createAssetSync({ db, platform, clock, secrets }: AssetSyncDeps)
     for (const chunk of chunked(pages, ROWS_PER_STATEMENT)) {
       signal?.throwIfAborted();
       await db.transaction().execute(async (trx) => {
+        await holdConnected(trx, personalAccountId);
         const rows = await trx
           .insertInto('pages')
           .values(chunk.map((page) => ({ platform_id: page.id, name: page.name, category: page.category, picture_url: page.pictureUrl, last_synced_at: now, created_at: now, updated_at: now })))
@@ -584,6 +613,7 @@ export function createAssetSync({ db, platform, clock, secrets }: AssetSyncDeps)
         });
         return summary;
       } catch (err) {
+        if (err instanceof SyncDisconnectedError) throw err;
         if (signal?.aborted) {
           await setSyncState(id, { last_sync_status: 'cancelled' });
           throw err;

@@ -2,6 +2,7 @@ import { textIn, type Bilingual } from '@ads/contracts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobContext, JobResult } from '../../jobs/types.ts';
+import type { AdPlatformClient } from '../../platform/types.ts';
 import { buildTestApp, testConfig, type TestApp } from '../../test/build-test-app.ts';
 import { createUser } from '../../test/factories.ts';
 import { testLog } from '../../test/jobs.ts';
@@ -195,6 +196,50 @@ describe('sync-personal-accounts', () => {
     const synced = await t.db.selectFrom('personal_accounts').select((eb) => eb.fn.countAll<number>().as('n')).where('deleted_at', 'is', null).where('status', '!=', 'invalid').executeTakeFirstOrThrow();
     expect(scheduled.status).toBe('success');
     expect(scheduled.summary).toMatchObject({ accounts: Number(synced.n), invalid: [] });
+  });
+});
+
+describe('a sync while the account is disconnected', () => {
+  /**
+   * The simulator's client, held at `method` until released: the sync waits there (after the
+   * platform answered) while the test disconnects the account. No sleeping: the gate opens when the test says.
+   */
+  function gated(method: 'listAdAccounts' | 'listPages') {
+    let release!: () => void;
+    let reached!: () => void;
+    const open = new Promise<void>((r) => (release = r));
+    const waiting = new Promise<void>((r) => (reached = r));
+    const platform: AdPlatformClient = Object.create(sim.platform);
+    const original = sim.platform[method].bind(sim.platform) as (...args: unknown[]) => Promise<unknown>;
+    Object.assign(platform, {
+      [method]: async (...args: unknown[]) => {
+        const answer = await original(...args);
+        reached();
+        await open;
+        return answer;
+      },
+    });
+    return { platform, release, waiting };
+  }
+
+  it.each(['listAdAccounts', 'listPages'] as const)('disconnect wins when it lands while the sync waits on %s: no token or reachable link is written back', async (method) => {
+    const user = await sim.createUser({ name: `Race ${method}`, ad_accounts: 3, pages: 2 });
+    const id = await connect(user);
+    const gate = gated(method);
+    const { ctx } = context({ ids: [id] });
+    const run = syncPersonalAccountsJob.run({ ...ctx, platform: gate.platform });
+    await gate.waiting;
+    expect((await t.call('/api/personal-accounts/disconnect', { id }, { token: managerToken })).code).toBe(0);
+    gate.release();
+    const result = await run;
+
+    expect(await t.db.selectFrom('personal_accounts').select(['token_enc']).where('id', '=', id).executeTakeFirstOrThrow()).toEqual({ token_enc: null });
+    const pages = await t.db.selectFrom('personal_account_pages').select(['page_token_enc', 'reachable']).where('personal_account_id', '=', id).execute();
+    expect(pages.filter((p) => p.page_token_enc !== null || p.reachable)).toEqual([]);
+    const links = await t.db.selectFrom('personal_account_ad_accounts').select(['reachable']).where('personal_account_id', '=', id).execute();
+    expect(links.filter((l) => l.reachable)).toEqual([]);
+    // The run says the account was disconnected, and does not fail (nothing to retry).
+    expect(result.status).toBe('skipped');
   });
 });
 

@@ -6,7 +6,7 @@ import { defineJob, errorTexts, JobError, type JobContext } from '../../jobs/typ
 import { secretBoxFor } from '../../lib/crypto.ts';
 import { isAuthFailure, platformDetail } from '../../lib/platform-errors.ts';
 import type { AuditContext } from '../audit/audit.repository.ts';
-import { createAssetSync, resumeTimeText, SyncAuthError, SyncPausedError, syncResumePointSchema, type SyncResumePoint, type SyncSummary } from './asset-sync.service.ts';
+import { createAssetSync, resumeTimeText, SyncAuthError, SyncDisconnectedError, SyncPausedError, syncResumePointSchema, type SyncResumePoint, type SyncSummary } from './asset-sync.service.ts';
 import { SYNC_JOB } from './personal-accounts.service.ts';
 
 const auditOf = (ctx: JobContext<unknown>): AuditContext => ({ actor: null, ip: null, requestId: `job-run:${ctx.runId}` });
@@ -114,6 +114,8 @@ export const syncPersonalAccountsJob = defineJob<SyncJobData>({
     const failed: { id: number; name: string; error: string; text: Bilingual }[] = [];
     // Once the rate limit paused one account, the rest wait for the continuation too.
     let paused: SyncPausedError | undefined;
+    // Disconnected while their sync ran: left out, as if they had been gone at the start.
+    let disconnected = 0;
     const later = new Map<number, SyncResumePoint | null>();
     // Progress over all accounts: steps finished in earlier accounts plus the current one's.
     let before = 0;
@@ -139,7 +141,8 @@ export const syncPersonalAccountsJob = defineJob<SyncJobData>({
         done.push(summary);
       } catch (err) {
         if (ctx.signal.aborted) throw err;
-        if (err instanceof SyncPausedError) {
+        if (err instanceof SyncDisconnectedError) disconnected++;
+        else if (err instanceof SyncPausedError) {
           paused = err;
           later.set(account.id, err.resume);
         } else if (err instanceof SyncAuthError) invalid.push({ id: account.id, name: account.name, reason: err.detail, text: err.text });
@@ -154,8 +157,9 @@ export const syncPersonalAccountsJob = defineJob<SyncJobData>({
       last = 0;
     }
 
+    if (disconnected === accounts.length) return { status: 'skipped', message: both('JOB_SYNC_NO_SUCH_ACCOUNTS'), summary: { accounts: 0 } };
     const summary = {
-      accounts: accounts.length,
+      accounts: accounts.length - disconnected,
       synced: done.length,
       ad_accounts: done.reduce((n, s) => n + s.ad_accounts, 0),
       new_ad_accounts: done.reduce((n, s) => n + s.new_ad_accounts, 0),

@@ -90,7 +90,7 @@ export async function listPersonalAccounts(db: Db, body: ListPersonalAccountsBod
   const q = base(db, body, scope, now);
   const field = body.sort_field ?? 'id';
   const dir = body.sort_order === 'ascend' ? 'asc' : body.sort_order === 'descend' ? 'desc' : field === 'name' ? 'asc' : 'desc';
-  const [rows, count] = await Promise.all([
+  const [rows, count, outside_scope] = await Promise.all([
     withColumns(q)
       .orderBy(field === 'name' ? sql`lower(pa.name)` : sql.ref(`pa.${field}`), (ob) => (dir === 'asc' ? ob.asc() : ob.desc()).nullsLast())
       .orderBy('pa.id', 'desc')
@@ -98,8 +98,20 @@ export async function listPersonalAccounts(db: Db, body: ListPersonalAccountsBod
       .offset((body.page - 1) * body.page_size)
       .execute(),
     q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    outsideScope(db, body, scope, now),
   ]);
-  return { list: rows.map((r) => toPersonalAccount(r, lang, now)), total: Number(count.total) };
+  return { list: rows.map((r) => toPersonalAccount(r, lang, now)), total: Number(count.total), outside_scope };
+}
+
+/** How many personal accounts matching the filters the caller cannot see (0 for managers): one count query. */
+async function outsideScope(db: Db, f: PersonalAccountFilters, scope: PersonalAccountScope, now: Date): Promise<number> {
+  if (!scope.owners) return 0;
+  const owners = scope.owners;
+  const row = await base(db, f, { owners: null }, now)
+    .where((eb) => eb.or([eb('pa.owner_user_id', 'is', null), ...(owners.length ? [eb('pa.owner_user_id', 'not in', owners)] : [sql<boolean>`true`])]))
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 /** One personal account (not disconnected) as the list shows it. */

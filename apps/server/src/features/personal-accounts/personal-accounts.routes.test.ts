@@ -1,7 +1,7 @@
 import { REQUIRED_SCOPES } from '@ads/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/build-test-app.ts';
-import { createAdAccount, createPersonalAccount, createScopeOrg } from '../../test/factories.ts';
+import { createAdAccount, createPersonalAccount, createScopeOrg, createUser } from '../../test/factories.ts';
 import { startTestSimulator, type TestSimulator } from '../../test/simulator.ts';
 
 // Personal accounts over the API, with the Graph client talking to the simulator over HTTP.
@@ -201,25 +201,39 @@ describe('OAuth', () => {
     return new URL(res.headers.get('location')!);
   }
 
-  const callback = (query: URLSearchParams | string, lang = 'en') =>
-    t.app.inject({ method: 'GET', url: `/api/personal-accounts/oauth_callback?${query.toString()}`, headers: { 'accept-language': lang } });
+  /**
+   * oauth_start as a browser calls it: the dialog URL and the cookie the answer sets (the
+   * browser's "jar", `name=value`), which is sent again with the next calls, as a browser would.
+   */
+  async function startOAuth(who: string, jar = '') {
+    const res = await t.app.inject({ method: 'POST', url: '/api/personal-accounts/oauth_start', headers: { authorization: `Bearer ${tokens[who]}`, ...(jar && { cookie: jar }) } });
+    expect(res.json().code).toBe(0);
+    const setCookie = String(res.headers['set-cookie'] ?? '');
+    return { url: res.json().data.url as string, setCookie, jar: setCookie.split(';')[0]! };
+  }
 
-  it('round trip: the dialog, the callback with code and state, a stored account owned by the starter', async () => {
+  const callback = (query: URLSearchParams | string, jar: string, lang = 'en') =>
+    t.app.inject({ method: 'GET', url: `/api/personal-accounts/oauth_callback?${query.toString()}`, headers: { 'accept-language': lang, ...(jar && { cookie: jar }) } });
+  const errorOf = (res: { headers: Record<string, unknown> }) => new URL(res.headers.location as string, 'http://x').searchParams.get('error');
+
+  it('round trip: the dialog, the callback with code and state in the starter\'s browser, a stored account owned by the starter', async () => {
     const fbUser = await sim.createUser({ name: 'OAuth FB', ad_accounts: 2 });
-    const start = await call('s2', 'oauth_start', undefined);
-    expect(start.code).toBe(0);
-    const dialog = new URL(start.data.url);
+    const start = await startOAuth('s2');
+    const dialog = new URL(start.url);
     expect(dialog.origin).toBe(sim.url);
     expect(dialog.searchParams.get('redirect_uri')).toBe('http://localhost:8080/api/personal-accounts/oauth_callback');
     expect(dialog.searchParams.get('scope')).toBe(REQUIRED_SCOPES.join(','));
     // The state travels only through the browser: the database keeps its hash.
     const state = dialog.searchParams.get('state')!;
     expect(JSON.stringify(await t.db.selectFrom('oauth_states').selectAll().execute())).not.toContain(state);
+    // The browser that starts gets a cookie only the callback's path sees, out of scripts' reach; the database keeps its hash.
+    expect(start.setCookie).toMatch(/^ads_oauth_browser=[A-Za-z0-9_-]{43}; Path=\/api\/personal-accounts\/; Max-Age=600; HttpOnly; SameSite=Lax$/);
+    expect(JSON.stringify(await t.db.selectFrom('oauth_states').selectAll().execute())).not.toContain(start.jar.split('=')[1]);
 
-    const back = await clickThrough(start.data.url, 'continue', fbUser.user.id);
+    const back = await clickThrough(start.url, 'continue', fbUser.user.id);
     expect(back.origin + back.pathname).toBe('http://localhost:8080/api/personal-accounts/oauth_callback');
     expect(back.searchParams.get('state')).toBe(state);
-    const res = await callback(back.searchParams);
+    const res = await callback(back.searchParams, start.jar);
     expect(res.statusCode).toBe(302);
     const location = res.headers.location as string;
     expect(location).toMatch(/^\/operation\/auth\?connected=\d+$/);
@@ -233,20 +247,64 @@ describe('OAuth', () => {
     expect(await t.db.selectFrom('job_runs').select('id').where('created_by', '=', org.s2.id).where('job_name', '=', 'sync-personal-accounts').executeTakeFirst()).toBeDefined();
 
     // The state works once.
-    const replay = await callback(back.searchParams);
+    const replay = await callback(back.searchParams, start.jar);
     expect(replay.headers.location).toBe(`/operation/auth?error=${encodeURIComponent('The authorization link is invalid, used or expired (it lasts 10 minutes). Start again.')}`);
   });
 
+  it('a dialog link sent to a colleague connects nothing in the colleague\'s browser, with or without a cookie of its own (RFC 6749 §10.12)', async () => {
+    const victim = await sim.createUser({ name: 'Colleague FB', ad_accounts: 1 });
+    // s2 starts, and sends the dialog link to s1, who completes it as their own Facebook user.
+    const attacker = await startOAuth('s2');
+    const back = await clickThrough(attacker.url, 'continue', victim.user.id);
+    const before = await paCount();
+    const colleague = await startOAuth('s1');
+    for (const jar of ['', colleague.jar, 'ads_oauth_browser=forged-value-forged-value-forged-value-forg']) {
+      const res = await callback(back.searchParams, jar, 'zh');
+      expect(res.statusCode, jar).toBe(302);
+      expect(errorOf(res), jar).toBe('授权须在发起授权的同一浏览器中完成，请在本浏览器中重新点击“授权新个号”');
+    }
+    expect(await paCount()).toBe(before);
+    expect(await t.db.selectFrom('personal_accounts').select('id').where('fb_user_id', '=', victim.user.id).executeTakeFirst()).toBeUndefined();
+    // The refusals did not use the state up: the browser that started it can still finish.
+    const res = await callback(back.searchParams, attacker.jar);
+    expect(res.headers.location).toMatch(/^\/operation\/auth\?connected=\d+$/);
+  });
+
+  it('one browser may have several dialogs open: a second start keeps the browser\'s cookie', async () => {
+    const first = await startOAuth('s2');
+    const second = await startOAuth('s2', first.jar);
+    expect(second.jar).toBe(first.jar);
+    const a = await sim.createUser({ name: 'Tab A', ad_accounts: 1 });
+    const b = await sim.createUser({ name: 'Tab B', ad_accounts: 1 });
+    const backB = await clickThrough(second.url, 'continue', b.user.id);
+    const backA = await clickThrough(first.url, 'continue', a.user.id);
+    expect((await callback(backB.searchParams, first.jar)).headers.location).toMatch(/connected=\d+$/);
+    expect((await callback(backA.searchParams, first.jar)).headers.location).toMatch(/connected=\d+$/);
+  });
+
+  it('marks the cookie Secure when the app is served over https', async () => {
+    const https = await buildTestApp({ platform: sim.platform, config: { publicUrl: 'https://ads.example.com' } });
+    try {
+      const u = await createUser(https.db, { is_admin: 1 });
+      const res = await https.app.inject({ method: 'POST', url: '/api/personal-accounts/oauth_start', headers: { authorization: `Bearer ${await https.login(u.account, u.password)}` } });
+      expect(res.headers['set-cookie']).toMatch(/; HttpOnly; SameSite=Lax; Secure$/);
+    } finally {
+      await https.close();
+    }
+  });
+
   it('sends the browser back with a message when the person cancels, or the state expired', async () => {
-    const cancelled = await clickThrough((await call('s2', 'oauth_start')).data.url, 'cancel');
-    const res = await callback(cancelled.searchParams, 'zh');
+    const browser = await startOAuth('s2');
+    const cancelled = await clickThrough(browser.url, 'cancel');
+    const res = await callback(cancelled.searchParams, browser.jar, 'zh');
     expect(res.statusCode).toBe(302);
     expect(new URL(res.headers.location as string, 'http://x').searchParams.get('error')).toBe('已在 Facebook 取消授权');
 
-    const late = await clickThrough((await call('s2', 'oauth_start')).data.url, 'continue');
+    const again = await startOAuth('s2', browser.jar);
+    const late = await clickThrough(again.url, 'continue');
     t.clock.advance(11 * 60_000);
     try {
-      const expired = await callback(late.searchParams);
+      const expired = await callback(late.searchParams, browser.jar);
       expect(new URL(expired.headers.location as string, 'http://x').searchParams.get('error')).toMatch(/^The authorization link is invalid, used or expired/);
     } finally {
       t.clock.advance(-11 * 60_000);

@@ -6,7 +6,7 @@ import {
   idBodySchema,
   listPersonalAccountsBodySchema,
   oauthStartResultSchema,
-  pageResultSchema,
+  assetPageResultSchema,
   personalAccountSchema,
   setHostedBodySchema,
   setOwnerBodySchema,
@@ -17,7 +17,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../errors.ts';
 import { ok } from '../../lib/reply.ts';
-import type { PersonalAccountService } from './personal-accounts.service.ts';
+import { OAUTH_BROWSER_COOKIE, type PersonalAccountService } from './personal-accounts.service.ts';
 
 const PATHS = ['/auth/personage', '/operation/auth'] as const;
 
@@ -33,6 +33,15 @@ const callbackQuerySchema = z.object({
   error_description: z.string().max(1000).optional(),
 });
 
+/** The value of one cookie in a Cookie header (the first, if the browser sends the name twice). */
+function cookieValue(header: string | undefined, name: string): string | undefined {
+  for (const part of (header ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
 /** Personal accounts (个号管理 / 个号授权), docs/api-assets.md. */
 export function personalAccountRoutes(accounts: PersonalAccountService): FastifyPluginAsyncZod {
   return async (app) => {
@@ -41,7 +50,7 @@ export function personalAccountRoutes(accounts: PersonalAccountService): Fastify
 
     app.post(
       '/personal-accounts/list',
-      { schema: { tags, body: listPersonalAccountsBodySchema, response: { 200: envelope(pageResultSchema(personalAccountSchema)) } }, config },
+      { schema: { tags, body: listPersonalAccountsBodySchema, response: { 200: envelope(assetPageResultSchema(personalAccountSchema)) } }, config },
       async (req) => ok(await accounts.list(req.ctx(), req.body)),
     );
     app.post(
@@ -49,16 +58,23 @@ export function personalAccountRoutes(accounts: PersonalAccountService): Fastify
       { schema: { tags, body: connectTokenBodySchema, response: { 200: envelope(personalAccountSchema) } }, config },
       async (req) => ok(await accounts.connectToken(req.ctx(), req.body)),
     );
-    // No body: the state binds the dialog to the caller.
-    app.post('/personal-accounts/oauth_start', { schema: { tags, response: { 200: envelope(oauthStartResultSchema) } }, config }, async (req) =>
-      ok(await accounts.oauthStart(req.ctx())),
-    );
+    // No body: the state binds the dialog to the caller, and the cookie to the caller's browser.
+    app.post('/personal-accounts/oauth_start', { schema: { tags, response: { 200: envelope(oauthStartResultSchema) } }, config }, async (req, reply) => {
+      const { result, setCookie } = await accounts.oauthStart(req.ctx(), cookieValue(req.headers.cookie, OAUTH_BROWSER_COOKIE));
+      reply.header('set-cookie', setCookie);
+      return ok(result);
+    });
 
     // The browser comes back here from the OAuth dialog, without our session token: the one-time
-    // state proves who started it. It answers a redirect to the personal accounts screen.
+    // state proves who started it, the cookie that the browser did. It answers a redirect to the personal accounts screen.
     app.get('/personal-accounts/oauth_callback', { schema: { tags, querystring: callbackQuerySchema }, config: { public: true } }, async (req, reply) => {
       try {
-        const location = await accounts.oauthCallback(req.query, { lang: req.lang, ip: req.ip, requestId: String(req.id) });
+        const location = await accounts.oauthCallback(req.query, {
+          lang: req.lang,
+          ip: req.ip,
+          requestId: String(req.id),
+          browserValue: cookieValue(req.headers.cookie, OAUTH_BROWSER_COOKIE),
+        });
         return reply.header('Cache-Control', 'no-store').redirect(location, 302);
       } catch (err) {
         // No state at all: not a return from the dialog; answer the envelope like any other call.

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { formatMessage, REQUIRED_SCOPES, type ConnectTokenBody, type Lang, type ListPersonalAccountsBody, type PersonalAccount } from '@ads/contracts';
 import type { Db } from '../../db/database.ts';
 import { AppError } from '../../errors.ts';
@@ -7,7 +7,7 @@ import type { RequestContext } from '../../lib/actor.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { SecretBox } from '../../lib/crypto.ts';
 import { isAuthFailure, platformDetail, requirePlatform, toAppError } from '../../lib/platform-errors.ts';
-import { assertUsersManageable, visibleUserIds, type ScopeActor } from '../../lib/scope.ts';
+import { assertUsersManageable, forAssets, seesEverything, visibleUserIds, type ScopeActor } from '../../lib/scope.ts';
 import { hashToken } from '../../lib/tokens.ts';
 import type { AdPlatformClient, PlatformUser, TokenInfo } from '../../platform/types.ts';
 import { writeAudit, type AuditContext } from '../audit/audit.repository.ts';
@@ -22,6 +22,18 @@ export const OAUTH_CALLBACK_PATH = '/api/personal-accounts/oauth_callback';
 /** The screen the callback returns to. */
 export const OAUTH_RETURN_PATH = '/operation/auth';
 const STATE_TTL_MS = 10 * 60_000;
+/**
+ * The cookie binding OAuth states to the browser that started them (RFC 6749 §10.12). Its path
+ * covers oauth_start (which reuses it, so several dialogs may be open at once) and the callback.
+ */
+export const OAUTH_BROWSER_COOKIE = 'ads_oauth_browser';
+const OAUTH_COOKIE_PATH = '/api/personal-accounts/';
+const BROWSER_VALUE = /^[A-Za-z0-9_-]{43}$/;
+
+/** Set-Cookie for the browser value: HttpOnly, SameSite=Lax (the dialog returns by a top-level GET), Secure on https. */
+function browserCookie(value: string, secure: boolean): string {
+  return `${OAUTH_BROWSER_COOKIE}=${value}; Path=${OAUTH_COOKIE_PATH}; Max-Age=${STATE_TTL_MS / 1000}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
+}
 /** Token types a personal account may hold; page and app tokens cannot list ad accounts. */
 const PERSON_TOKEN_TYPES = ['USER', 'SYSTEM_USER'];
 
@@ -42,7 +54,8 @@ interface Connector {
   lang: Lang;
 }
 
-const isManagerLike = (a: ScopeActor) => a.is_admin === 1 || a.is_admin === 9;
+/** Managers, the super admin, and (through forAssets) a company asset scope. */
+const isManagerLike = (a: ScopeActor) => seesEverything(a);
 
 /** What the audit log keeps of a personal account: never the token. */
 const auditView = (p: { fb_user_id: string; name: string; owner_user_id: number | null; scopes: string[]; token_expires_at: Date | null; status: string; hosted?: boolean }) => ({
@@ -55,6 +68,8 @@ const auditView = (p: { fb_user_id: string; name: string; owner_user_id: number 
   ...(p.hosted !== undefined && { hosted: p.hosted }),
 });
 
+const safeEqual = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
 /** Personal accounts (个号): connecting tokens (paste or OAuth), their health, sync, owner, hosting. */
 export function createPersonalAccountService(deps: PersonalAccountServiceDeps) {
   const { db, clock, secrets, jobs, publicUrl, log } = deps;
@@ -66,7 +81,8 @@ export function createPersonalAccountService(deps: PersonalAccountServiceDeps) {
     const unique = [...new Set(ids)];
     const rows = await db.selectFrom('personal_accounts').selectAll().where('id', 'in', unique).where('deleted_at', 'is', null).execute();
     if (rows.length !== unique.length) throw new AppError('PERSONAL_ACCOUNT_NOT_FOUND');
-    const owners = await visibleUserIds(db, actor);
+    // A company asset scope sees every personal account (lib/scope.ts forAssets).
+    const owners = await visibleUserIds(db, await forAssets(db, actor));
     if (owners && rows.some((r) => r.owner_user_id === null || !owners.includes(r.owner_user_id))) throw new AppError('FORBIDDEN_SCOPE');
     return rows;
   }
@@ -107,13 +123,14 @@ export function createPersonalAccountService(deps: PersonalAccountServiceDeps) {
     const health = tokenHealth(info, clock.now());
 
     const existing = await db.selectFrom('personal_accounts').selectAll().where('fb_user_id', '=', me.id).where('deleted_at', 'is', null).executeTakeFirst();
+    const user = await forAssets(db, who.user);
     if (existing) {
-      const owners = await visibleUserIds(db, who.user);
+      const owners = await visibleUserIds(db, user);
       if (owners && (existing.owner_user_id === null || !owners.includes(existing.owner_user_id))) throw new AppError('PERSONAL_ACCOUNT_CONNECTED_ELSEWHERE');
     }
     const owner = ownerUserId !== undefined ? ownerUserId : existing ? existing.owner_user_id : who.user.id;
-    if (owner === null && !isManagerLike(who.user)) throw new AppError('OWNER_REQUIRED', {}, 'owner_user_id');
-    if (owner !== null && owner !== who.user.id && owner !== existing?.owner_user_id) await assertUsersManageable(db, who.user, [owner], 'owner_user_id');
+    if (owner === null && !isManagerLike(user)) throw new AppError('OWNER_REQUIRED', {}, 'owner_user_id');
+    if (owner !== null && owner !== who.user.id && owner !== existing?.owner_user_id) await assertUsersManageable(db, user, [owner], 'owner_user_id');
 
     const tokenEnc = await secrets.encrypt(token);
     const now = clock.now();
@@ -166,7 +183,7 @@ export function createPersonalAccountService(deps: PersonalAccountServiceDeps) {
 
   return {
     async list(ctx: RequestContext, body: ListPersonalAccountsBody) {
-      return listPersonalAccounts(db, body, { owners: await visibleUserIds(db, ctx.actor) }, ctx.lang, clock.now());
+      return listPersonalAccounts(db, body, { owners: await visibleUserIds(db, await forAssets(db, ctx.actor)) }, ctx.lang, clock.now());
     },
 
     /** Connects a pasted token (checked with debug_token first; an invalid or expired one is refused). */
@@ -175,10 +192,15 @@ export function createPersonalAccountService(deps: PersonalAccountServiceDeps) {
       return answer(id, ctx.lang);
     },
 
-    /** The OAuth dialog URL, with a one-time state bound to the caller for 10 minutes. */
-    async oauthStart(ctx: RequestContext): Promise<{ url: string }> {
+    /**
+     * The OAuth dialog URL, with a one-time state bound for 10 minutes to the caller and to their
+     * browser: `setCookie` gives the browser a random value (the one it already has, if any), of
+     * which the state keeps the hash; the callback requires it.
+     */
+    async oauthStart(ctx: RequestContext, browserValue: string | undefined): Promise<{ result: { url: string }; setCookie: string }> {
       const platform = requirePlatform(deps.platform);
       const state = randomBytes(32).toString('base64url');
+      const browser = browserValue && BROWSER_VALUE.test(browserValue) ? browserValue : randomBytes(32).toString('base64url');
       let url: string;
       try {
         url = platform.oauthDialogUrl({ redirectUri, state, scopes: REQUIRED_SCOPES });
@@ -190,27 +212,49 @@ export function createPersonalAccountService(deps: PersonalAccountServiceDeps) {
       await db.transaction().execute(async (trx) => {
         // States are short-lived: clearing old ones here keeps the table small without a job.
         await trx.deleteFrom('oauth_states').where('expires_at', '<', new Date(now.getTime() - 24 * 3600_000)).execute();
-        await trx.insertInto('oauth_states').values({ state_hash: hashToken(state), user_id: ctx.actor.id, expires_at: new Date(now.getTime() + STATE_TTL_MS), created_at: now }).execute();
+        await trx
+          .insertInto('oauth_states')
+          .values({ state_hash: hashToken(state), browser_hash: hashToken(browser), user_id: ctx.actor.id, expires_at: new Date(now.getTime() + STATE_TTL_MS), created_at: now })
+          .execute();
       });
-      return { url };
+      return { result: { url }, setCookie: browserCookie(browser, publicUrl.startsWith('https:')) };
     },
 
     /**
-     * The browser's return from the OAuth dialog. The state (one use, 10 minutes) names the user;
-     * the code becomes a long-lived token that is connected as by connect_token. Answers where to
-     * send the browser: the personal accounts screen with `connected=<id>` or `error=<message>`.
-     * Throws only when the request carries no state at all (not a return from the dialog).
+     * The browser's return from the OAuth dialog. The state (one use, 10 minutes) names the user,
+     * and only the browser that started it (its cookie, `browserValue`) may use it: a dialog link
+     * passed to someone else connects nothing and leaves the state unused. The code becomes a
+     * long-lived token that is connected as by connect_token. Answers where to send the browser:
+     * the personal accounts screen with `connected=<id>` or `error=<message>`. Throws only when
+     * the request carries no state at all (not a return from the dialog).
      */
-    async oauthCallback(query: { code?: string; state?: string; error?: string; error_reason?: string; error_description?: string }, req: { lang: Lang; ip: string; requestId: string }): Promise<string> {
+    async oauthCallback(
+      query: { code?: string; state?: string; error?: string; error_reason?: string; error_description?: string },
+      req: { lang: Lang; ip: string; requestId: string; browserValue: string | undefined },
+    ): Promise<string> {
       if (!query.state) throw new AppError('OAUTH_STATE_INVALID');
       // encodeURIComponent (spaces as %20), so both URLSearchParams and decodeURIComponent read it back.
       const back = (params: Record<string, string>) => `${OAUTH_RETURN_PATH}?${Object.entries(params).map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&')}`;
       const fail = (key: Parameters<typeof formatMessage>[0], params: Record<string, unknown> = {}) => back({ error: formatMessage(key, req.lang, params) });
       const now = clock.now();
+      const open = await db
+        .selectFrom('oauth_states')
+        .select(['browser_hash'])
+        .where('state_hash', '=', hashToken(query.state))
+        .where('used_at', 'is', null)
+        .where('expires_at', '>', now)
+        .executeTakeFirst();
+      if (!open) return fail('OAUTH_STATE_INVALID');
+      const browserHash = req.browserValue && BROWSER_VALUE.test(req.browserValue) ? hashToken(req.browserValue) : null;
+      if (!browserHash || !open.browser_hash || !safeEqual(browserHash, open.browser_hash)) {
+        log.warn({ ip: req.ip, hasCookie: Boolean(req.browserValue) }, 'OAuth callback from a browser that did not start the dialog: refused');
+        return fail('OAUTH_BROWSER_MISMATCH');
+      }
       const claimed = await db
         .updateTable('oauth_states')
         .set({ used_at: now })
         .where('state_hash', '=', hashToken(query.state))
+        .where('browser_hash', '=', browserHash)
         .where('used_at', 'is', null)
         .where('expires_at', '>', now)
         .returning(['user_id'])
@@ -265,8 +309,9 @@ export function createPersonalAccountService(deps: PersonalAccountServiceDeps) {
     async setOwner(ctx: RequestContext, body: { ids: number[]; owner_user_id: number | null }) {
       const rows = await loadVisible(ctx.actor, body.ids);
       const owner = body.owner_user_id;
-      if (owner === null && !isManagerLike(ctx.actor)) throw new AppError('OWNER_REQUIRED', {}, 'owner_user_id');
-      if (owner !== null) await assertUsersManageable(db, ctx.actor, [owner], 'owner_user_id');
+      const actor = await forAssets(db, ctx.actor);
+      if (owner === null && !isManagerLike(actor)) throw new AppError('OWNER_REQUIRED', {}, 'owner_user_id');
+      if (owner !== null) await assertUsersManageable(db, actor, [owner], 'owner_user_id');
       await db.transaction().execute(async (trx) => {
         for (const row of rows) {
           if (row.owner_user_id === owner) continue;

@@ -65,7 +65,7 @@ export async function listPixels(db: Db, body: ListPixelsBody, scope: PixelScope
   const q = base(db, body, scope);
   const field = body.sort_field ?? 'id';
   const dir = body.sort_order === 'ascend' ? 'asc' : body.sort_order === 'descend' ? 'desc' : field === 'name' ? 'asc' : 'desc';
-  const [rows, count] = await Promise.all([
+  const [rows, count, outside_scope] = await Promise.all([
     withColumns(q, scope)
       .orderBy(field === 'name' ? sql`lower(px.name)` : sql.ref(`px.${field}`), (ob) => (dir === 'asc' ? ob.asc() : ob.desc()).nullsLast())
       .orderBy('px.id', 'desc')
@@ -73,8 +73,16 @@ export async function listPixels(db: Db, body: ListPixelsBody, scope: PixelScope
       .offset((body.page - 1) * body.page_size)
       .execute(),
     q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    outsideScope(db, body, scope),
   ]);
-  return { list: rows.map(toPixel), total: Number(count.total) };
+  return { list: rows.map(toPixel), total: Number(count.total), outside_scope };
+}
+
+/** How many pixels matching the filters the caller cannot see (0 for managers): one count query. */
+async function outsideScope(db: Db, f: Omit<ListPixelsBody, 'page' | 'page_size'>, scope: PixelScope): Promise<number> {
+  if (!scope.users) return 0;
+  const row = await base(db, f, { users: null }).where(sql<SqlBool>`not ${pixelVisibleSql(scope.users)}`).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 /** Ids among `ids` of pixels the caller sees. */

@@ -1,4 +1,4 @@
-import { associatePixelsBodySchema, envelope, listPixelsBodySchema, pageResultSchema, pixelSchema } from '@ads/contracts';
+import { assetPageResultSchema, associatePixelsBodySchema, envelope, listPixelsBodySchema, pixelSchema } from '@ads/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ok } from '../../lib/reply.ts';
@@ -10,7 +10,7 @@ const PIXELS = ['/auth/pixel'] as const;
 export function pixelRoutes(pixels: PixelService): FastifyPluginAsyncZod {
   return async (app) => {
     const tags = ['pixels'];
-    app.post('/pixels/list', { schema: { tags, body: listPixelsBodySchema, response: { 200: envelope(pageResultSchema(pixelSchema)) } }, config: { paths: PIXELS } }, async (req) =>
+    app.post('/pixels/list', { schema: { tags, body: listPixelsBodySchema, response: { 200: envelope(assetPageResultSchema(pixelSchema)) } }, config: { paths: PIXELS } }, async (req) =>
       ok(await pixels.list(req.ctx(), req.body)),
     );
     app.post(

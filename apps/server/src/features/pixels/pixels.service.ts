@@ -4,15 +4,15 @@ import { AppError } from '../../errors.ts';
 import type { RequestContext } from '../../lib/actor.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { editLinks } from '../../lib/links.ts';
-import { assertWithin, visibleAdAccountIds, visibleUserIds } from '../../lib/scope.ts';
+import { assertWithin, forAssets, visibleAdAccountIds, visibleUserIds } from '../../lib/scope.ts';
 import { writeAudit } from '../audit/audit.repository.ts';
 import { listPixels, visiblePixelIds } from './pixels.repository.ts';
 
-/** Pixels (像素管理): which ad accounts may use each pixel, besides those the platform shares it with. */
+/** Pixels (像素管理): which ad accounts may use each pixel, besides those the platform shares it with (a company asset scope sees them all). */
 export function createPixelService({ db, clock }: { db: Db; clock: Clock }) {
   return {
     async list(ctx: RequestContext, body: ListPixelsBody) {
-      return listPixels(db, body, { users: await visibleUserIds(db, ctx.actor) });
+      return listPixels(db, body, { users: await visibleUserIds(db, await forAssets(db, ctx.actor)) });
     },
 
     /**
@@ -20,16 +20,17 @@ export function createPixelService({ db, clock }: { db: Db; clock: Clock }) {
      * keeps showing; "replace" keeps links to ad accounts outside the caller's scope.
      */
     async associate(ctx: RequestContext, body: { pixel_ids: number[]; ad_account_ids: number[]; mode: AssignMode }) {
+      const actor = await forAssets(db, ctx.actor);
       const pixelIds = [...new Set(body.pixel_ids)];
       const existing = await db.selectFrom('pixels').select('id').where('id', 'in', pixelIds).execute();
       if (existing.length !== pixelIds.length) throw new AppError('PIXEL_NOT_FOUND', {}, 'pixel_ids');
-      if ((await visiblePixelIds(db, pixelIds, { users: await visibleUserIds(db, ctx.actor) })).length !== pixelIds.length) throw new AppError('FORBIDDEN_SCOPE');
+      if ((await visiblePixelIds(db, pixelIds, { users: await visibleUserIds(db, actor) })).length !== pixelIds.length) throw new AppError('FORBIDDEN_SCOPE');
       const accounts = [...new Set(body.ad_account_ids)];
       if (accounts.length) {
         const found = await db.selectFrom('ad_accounts').select('id').where('id', 'in', accounts).execute();
         if (found.length !== accounts.length) throw new AppError('AD_ACCOUNT_NOT_FOUND', {}, 'ad_account_ids');
       }
-      const reach = await visibleAdAccountIds(db, ctx.actor);
+      const reach = await visibleAdAccountIds(db, actor);
       assertWithin(reach, accounts);
       await db.transaction().execute(async (trx) => {
         for (const pixelId of pixelIds) {

@@ -1,4 +1,4 @@
-import { routeTable, type Role } from '@ads/contracts';
+import { groupWithPages, routeTable, type Role } from '@ads/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/build-test-app.ts';
 import { createRole, createUser } from '../../test/factories.ts';
@@ -42,6 +42,8 @@ describe('list', () => {
       name: 'Filter Alpha',
       remark: 'r Filter Alpha',
       paths: ['/index'],
+      asset_scope: 'own',
+      editable: true,
       member_count: 0,
       created_at: expect.stringMatching(/Z$/),
       updated_at: expect.stringMatching(/Z$/),
@@ -159,15 +161,31 @@ describe('a staff user with /sys/role', () => {
   });
 
   it('may grant only paths they hold, a whole group only if they hold all of it', async () => {
-    expect((await call('create', { name: 'Staff ok', paths: ['/index', '/auth/pixel'] }, token)).code).toBe(0);
+    expect((await call('create', { name: 'Staff ok', paths: ['/index', '/auth', '/auth/pixel'] }, token)).code).toBe(0);
     const lacking = await call('create', { name: 'Staff lacking', paths: ['/index', '/sys/accounts'] }, token);
     expect(lacking).toMatchObject({ code: -2, message: '不能授予自己没有的权限：/sys/accounts' });
-    // Holding /sys/role gives the menu group /sys, but granting /sys would grant all of system management.
-    const group = await call('create', { name: 'Staff group', paths: ['/sys'] }, token);
+    // A whole group is stored as the group and all its pages: holding /sys/role (and so /sys) is not enough.
+    const group = await call('create', { name: 'Staff group', paths: groupWithPages('/sys') }, token);
     expect(group).toMatchObject({ code: -2, message: '不能授予自己没有的权限：/sys/accounts, /sys/department' });
-    expect((await call('create', { name: 'Staff group 2', paths: ['/auth'] }, token)).code).toBe(-2);
+    expect((await call('create', { name: 'Staff group 2', paths: groupWithPages('/auth') }, token)).code).toBe(-2);
+    // A group path alone grants the menu entry only (SPEC.md §6), which they hold.
+    expect((await call('create', { name: 'Staff menu', paths: ['/sys'] }, token)).code).toBe(0);
     const names = (await listRoles({ name: 'Staff ' })).list.map((r) => r.name);
-    expect(names).toEqual(['Staff ok']);
+    expect(names).toEqual(['Staff ok', 'Staff menu']);
+  });
+
+  it('grants exactly the listed paths: a group path beside one page does not reach the group’s other pages', async () => {
+    const id = await create({ name: 'Ad data only', paths: ['/advertising', '/advertising/user'] });
+    const u = await createUser(t.db);
+    await addMember(u.id, id);
+    const userToken = await t.login(u.account, u.password);
+    expect((await userInfo(userToken)).data.paths).toEqual(['/advertising', '/advertising/user']);
+    // The group entry does not open the pages of the group, nor their endpoints.
+    const viaGroup = await createUser(t.db, { paths: ['/auth'] });
+    const groupToken = await t.login(viaGroup.account, viaGroup.password);
+    expect((await userInfo(groupToken)).data.paths).toEqual(['/auth']);
+    expect((await t.call('/api/pixels/list', {}, { token: groupToken })).code).toBe(403);
+    expect((await t.call('/api/ad-accounts/list', {}, { token: groupToken })).code).toBe(403);
   });
 
   it('may not widen, narrow or delete a role that grants paths they lack', async () => {
@@ -195,5 +213,87 @@ describe('GET /api/sys-menus/routes', () => {
     expect((await t.call('/api/sys-menus/routes', undefined, { method: 'GET', token: await t.login(editor.account, editor.password) })).code).toBe(0);
     const other = await createUser(t.db, { paths: ['/sys/accounts'] });
     expect((await t.call('/api/sys-menus/routes', undefined, { method: 'GET', token: await t.login(other.account, other.password) })).code).toBe(403);
+  });
+});
+
+describe('a department-level holder of /sys/role', () => {
+  // Department A > A1, and B. The holder H sits in A.
+  let a: number, a1: number, b: number;
+  let token: string;
+  let inA: number, inA1: number, inB: number, leaderA: number;
+
+  beforeAll(async () => {
+    a = (await t.db.insertInto('departments').values({ name: 'Role A' }).returning('id').executeTakeFirstOrThrow()).id;
+    a1 = (await t.db.insertInto('departments').values({ name: 'Role A1', parent_id: a }).returning('id').executeTakeFirstOrThrow()).id;
+    b = (await t.db.insertInto('departments').values({ name: 'Role B' }).returning('id').executeTakeFirstOrThrow()).id;
+    const h = await createUser(t.db, { department_id: a, paths: ['/sys/role', '/index', '/auth/pixel'] });
+    token = await t.login(h.account, h.password);
+    inA = (await createUser(t.db, { department_id: a })).id;
+    inA1 = (await createUser(t.db, { department_id: a1 })).id;
+    inB = (await createUser(t.db, { department_id: b })).id;
+    leaderA = (await createUser(t.db, { department_id: a, is_leader: 1 })).id;
+  });
+
+  it('may create roles, and edit or delete those whose members all lie in the departments they manage', async () => {
+    const mine = await create({ name: 'Dept own role', paths: ['/index'] }, token);
+    await addMember(inA, mine);
+    await addMember(inA1, mine);
+    expect((await call('edit', { id: mine, name: 'Dept own role', paths: ['/index', '/auth', '/auth/pixel'] }, token)).code).toBe(0);
+    const [row] = (await listRoles({ name: 'Dept own role' }, token)).list;
+    expect(row).toMatchObject({ paths: ['/index', '/auth', '/auth/pixel'], editable: true });
+    expect((await call('delete', { id: mine }, token)).code).toBe(0);
+  });
+
+  it('may not edit or delete a role another department uses, nor one a leader holds', async () => {
+    const shared = await create({ name: 'Shared role', paths: ['/index'] });
+    await addMember(inA, shared);
+    await addMember(inB, shared);
+    const edit = await call('edit', { id: shared, name: 'Shared role', paths: [] }, token);
+    expect(edit).toMatchObject({ code: -2, message: '角色「Shared role」有 1 名成员不在您管理的范围内，只有管理员可以修改或删除它' });
+    expect((await call('delete', { id: shared }, token, 'en')).message).toBe('The role "Shared role" has 1 members outside the people you manage; only managers can change or delete it.');
+    expect((await listRoles({ name: 'Shared role' }, token)).list[0]).toMatchObject({ paths: ['/index'], member_count: 2, editable: false });
+
+    const led = await create({ name: 'Leader role', paths: ['/index'] });
+    await addMember(leaderA, led);
+    expect((await call('edit', { id: led, name: 'Leader role', paths: [] }, token)).code).toBe(-2);
+    expect((await call('delete', { id: led }, token)).code).toBe(-2);
+    expect((await listRoles({ name: 'Leader role' })).list[0]).toMatchObject({ paths: ['/index'], editable: true });
+    // Managers may.
+    expect((await call('edit', { id: shared, name: 'Shared role', paths: [] })).code).toBe(0);
+    expect((await call('delete', { id: led })).code).toBe(0);
+  });
+});
+
+describe('asset_scope', () => {
+  it('defaults to own, and only managers give a role the company’s authorization assets', async () => {
+    const own = await create({ name: 'Scope default', paths: ['/index'] });
+    expect((await listRoles({ name: 'Scope default' })).list[0]).toMatchObject({ id: own, asset_scope: 'own' });
+    const company = await create({ name: 'Scope company', paths: ['/auth', '/auth/account'], asset_scope: 'company' });
+    expect((await listRoles({ name: 'Scope company' })).list[0]).toMatchObject({ asset_scope: 'company' });
+    const entry = await t.db.selectFrom('audit_logs').selectAll().where('action', '=', 'role.create').where('entity_id', '=', String(company)).executeTakeFirstOrThrow();
+    expect(entry.after).toMatchObject({ asset_scope: 'company' });
+    // Editing without asset_scope keeps it; a manager may change it.
+    expect((await call('edit', { id: company, name: 'Scope company', paths: ['/auth', '/auth/account', '/auth/pixel'] })).code).toBe(0);
+    expect((await listRoles({ name: 'Scope company' })).list[0]).toMatchObject({ asset_scope: 'company', paths: ['/auth', '/auth/pixel', '/auth/account'] });
+    expect((await call('edit', { id: own, name: 'Scope default', paths: ['/index'], asset_scope: 'company' })).code).toBe(0);
+    expect((await call('edit', { id: own, name: 'Scope default', paths: ['/index'], asset_scope: 'own' })).code).toBe(0);
+    expect((await call('create', { name: 'Scope bad', paths: [], asset_scope: 'all' })).code).toBe(-2);
+
+    const s = await createUser(t.db, { paths: ['/sys/role', '/index', '/auth/account'] });
+    const token = await t.login(s.account, s.password);
+    const refused = await call('create', { name: 'Scope by staff', paths: ['/index'], asset_scope: 'company' }, token);
+    expect(refused).toMatchObject({ code: -2, message: '只有管理员可以让角色查看全公司的授权资产' });
+    expect((await call('create', { name: 'Scope by staff', paths: ['/index'], asset_scope: 'company' }, token, 'en')).message).toBe('Only managers can give a role the company’s authorization assets.');
+    // Nor take it away, nor delete such a role, nor turn theirs into one.
+    expect((await call('edit', { id: company, name: 'Scope company', paths: ['/auth', '/auth/account'], asset_scope: 'own' }, token)).code).toBe(-2);
+    expect((await call('delete', { id: company }, token)).code).toBe(-2);
+    const mine = await create({ name: 'Scope staff own', paths: ['/index'] }, token);
+    expect((await call('edit', { id: mine, name: 'Scope staff own', paths: ['/index'], asset_scope: 'company' }, token)).code).toBe(-2);
+    expect((await listRoles({ name: 'Scope ' }, token)).list.map((r) => [r.name, r.asset_scope, r.editable])).toEqual([
+      ['Scope default', 'own', true],
+      ['Scope company', 'company', false],
+      ['Scope staff own', 'own', true],
+    ]);
+    expect(await t.db.selectFrom('roles').select('name').where('name', '=', 'Scope by staff').execute()).toEqual([]);
   });
 });

@@ -14,7 +14,7 @@ export function roleRoutes(roles: RoleService): FastifyPluginAsyncZod {
     app.post(
       '/sys-roles/list',
       { schema: { tags, body: listRolesBodySchema, response: { 200: envelope(pageResultSchema(roleSchema)) } }, config: { paths: READ } },
-      async (req) => ok(await roles.list(req.body)),
+      async (req) => ok(await roles.list(req.actor!, req.body)),
     );
     app.post(
       '/sys-roles/create',

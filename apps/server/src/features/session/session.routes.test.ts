@@ -1,12 +1,14 @@
 import { ADMIN_PATHS, REGULAR_PATHS } from '@ads/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { md5Hex } from '../../lib/passwords.ts';
+import { md5Hex, verifyPassword } from '../../lib/passwords.ts';
 import { buildTestApp, type TestApp } from '../../test/build-test-app.ts';
 import { createRole, createUser } from '../../test/factories.ts';
+import { createSessionService } from './session.service.ts';
 
+const login = { maxFailures: 3, accountMaxFailures: 8, ipMaxFailures: 10, lockMs: 15 * 60_000, slowdownMs: 0 };
 let t: TestApp;
 beforeAll(async () => {
-  t = await buildTestApp({ config: { login: { maxFailures: 3, ipMaxFailures: 10, lockMs: 15 * 60_000, slowdownMs: 0 } } });
+  t = await buildTestApp({ config: { login } });
 });
 afterAll(() => t.close());
 
@@ -50,19 +52,37 @@ describe('login', () => {
     expect(res.data.errors).toEqual([{ field: 'pwd', message: expect.stringContaining('MD5') }]);
   });
 
-  it('locks an account after repeated failures, even for the right password, and unlocks after the lock time', async () => {
+  it('locks an account for the address that fails repeatedly, even for the right password, and unlocks after the lock time', async () => {
     const u = await createUser(t.db);
     for (let i = 0; i < 2; i++) {
       expect((await t.call('/api/login', { account: u.account, pwd: md5Hex('bad') }, { ip: '10.0.1.1' })).message).toBe('账号或密码错误');
     }
-    const third = await t.call('/api/login', { account: u.account, pwd: md5Hex('bad') }, { ip: '10.0.1.2' });
+    const third = await t.call('/api/login', { account: u.account, pwd: md5Hex('bad') }, { ip: '10.0.1.1' });
     expect(third.code).toBe(-2);
     expect(third.message).toMatch(/登录失败次数过多，请 15 分钟后再试/);
-    const right = await t.call('/api/login', { account: u.account, pwd: md5Hex(u.password) }, { ip: '10.0.1.3' });
+    const right = await t.call('/api/login', { account: u.account, pwd: md5Hex(u.password) }, { ip: '10.0.1.1' });
     expect(right.code).toBe(-2);
     expect(right.message).toMatch(/登录失败次数过多/);
     t.clock.advance(15 * 60_000 + 1000);
-    expect((await t.call('/api/login', { account: u.account, pwd: md5Hex(u.password) }, { ip: '10.0.1.3' })).code).toBe(0);
+    expect((await t.call('/api/login', { account: u.account, pwd: md5Hex(u.password) }, { ip: '10.0.1.1' })).code).toBe(0);
+    t.clock.set('2026-11-01T08:00:00Z');
+  });
+
+  it('lets the owner in from another address while someone else is locked out of the account', async () => {
+    const u = await createUser(t.db, { account: 'admin-like' });
+    for (let i = 0; i < 5; i++) await t.call('/api/login', { account: u.account, pwd: md5Hex('guess') }, { ip: '10.0.3.1' });
+    expect((await t.call('/api/login', { account: u.account, pwd: md5Hex(u.password) }, { ip: '10.0.3.1' })).message).toMatch(/登录失败次数过多/);
+    expect((await t.call('/api/login', { account: u.account, pwd: md5Hex(u.password) }, { ip: '10.0.3.2' })).code).toBe(0);
+  });
+
+  it('locks the account for everyone once failures from many addresses reach the account-wide limit', async () => {
+    const u = await createUser(t.db);
+    // 8 addresses, one failure each: no address reaches its own limit (3), the account reaches 8.
+    for (let i = 0; i < 8; i++) await t.call('/api/login', { account: u.account, pwd: md5Hex('guess') }, { ip: `10.0.4.${i + 1}` });
+    const right = await t.call('/api/login', { account: u.account, pwd: md5Hex(u.password) }, { ip: '10.0.4.100' });
+    expect(right.message).toMatch(/登录失败次数过多/);
+    t.clock.advance(15 * 60_000 + 1000);
+    expect((await t.call('/api/login', { account: u.account, pwd: md5Hex(u.password) }, { ip: '10.0.4.100' })).code).toBe(0);
     t.clock.set('2026-11-01T08:00:00Z');
   });
 
@@ -80,6 +100,67 @@ describe('login', () => {
     const u = await createUser(t.db, { status: 'disabled' });
     expect((await t.call('/api/login', { account: u.account, pwd: md5Hex('wrong') }, { ip: '10.0.2.1' })).message).toBe('账号或密码错误');
     expect((await t.call('/api/login', { account: u.account, pwd: md5Hex(u.password) }, { ip: '10.0.2.1' })).message).toBe('该账号已停用，请联系管理员');
+  });
+});
+
+describe('login throttling under parallel guesses', () => {
+  /** The session service over the test database, counting the password checks it makes. */
+  function countingService() {
+    const counter = { verified: 0 };
+    const sessions = createSessionService({
+      db: t.db,
+      clock: t.clock,
+      config: { sessionIdleMs: 7 * 24 * 3600_000, login },
+      verifyPassword: async (stored, md5) => {
+        counter.verified++;
+        return verifyPassword(stored, md5);
+      },
+    });
+    return { sessions, counter };
+  }
+  const attempt = (sessions: ReturnType<typeof createSessionService>, account: string, pwd: string, ip: string) =>
+    sessions.login({ account, pwd }, { ip, userAgent: null, requestId: 'r' }).then(
+      () => 'ok',
+      (err: { key?: string }) => err.key ?? String(err),
+    );
+
+  it('verifies at most LOGIN_MAX_FAILURES of 200 parallel wrong passwords for one account and address; the rest are refused as locked', async () => {
+    const u = await createUser(t.db);
+    const { sessions, counter } = countingService();
+    const answers = await Promise.all(Array.from({ length: 200 }, () => attempt(sessions, u.account, md5Hex('guess'), '10.0.5.1')));
+    expect(counter.verified).toBeGreaterThan(0);
+    expect(counter.verified).toBeLessThanOrEqual(login.maxFailures);
+    expect(answers.filter((a) => a === 'LOGIN_FAILED').length).toBeLessThanOrEqual(login.maxFailures);
+    expect(answers.filter((a) => a === 'LOGIN_LOCKED').length).toBeGreaterThanOrEqual(200 - login.maxFailures);
+    expect(answers.every((a) => a === 'LOGIN_FAILED' || a === 'LOGIN_LOCKED')).toBe(true);
+    // The owner, from elsewhere, still gets in.
+    expect(await attempt(sessions, u.account, md5Hex(u.password), '10.0.5.2')).toBe('ok');
+  });
+
+  it('verifies at most the account-wide limit of 200 parallel guesses from 200 addresses', async () => {
+    const u = await createUser(t.db);
+    const { sessions, counter } = countingService();
+    const answers = await Promise.all(Array.from({ length: 200 }, (_, i) => attempt(sessions, u.account, md5Hex('guess'), `10.6.${i >> 8}.${i & 255}`)));
+    expect(counter.verified).toBeLessThanOrEqual(login.accountMaxFailures);
+    expect(answers.filter((a) => a === 'LOGIN_LOCKED').length).toBeGreaterThanOrEqual(200 - login.accountMaxFailures);
+    t.clock.advance(15 * 60_000 + 1000);
+    expect(await attempt(sessions, u.account, md5Hex(u.password), '10.0.6.1')).toBe('ok');
+    t.clock.set('2026-11-01T08:00:00Z');
+  });
+
+  it('a successful login gives its reservation back: the pair forgets its failures, the account and address counts keep only the failures', async () => {
+    const u = await createUser(t.db);
+    const { sessions } = countingService();
+    expect(await attempt(sessions, u.account, md5Hex('guess'), '10.0.7.1')).toBe('LOGIN_FAILED');
+    expect(await attempt(sessions, u.account, md5Hex('guess'), '10.0.7.1')).toBe('LOGIN_FAILED');
+    expect(await attempt(sessions, u.account, md5Hex(u.password), '10.0.7.1')).toBe('ok');
+    const rows = await t.db.selectFrom('login_throttle').select(['key', 'failures', 'locked_until']).where('key', 'in', [`pair:${u.account}|10.0.7.1`, `acct:${u.account}`, 'ip:10.0.7.1']).orderBy('key').execute();
+    expect(rows).toEqual([
+      { key: `acct:${u.account}`, failures: 2, locked_until: null },
+      { key: 'ip:10.0.7.1', failures: 2, locked_until: null },
+    ]);
+    // The pair starts again: three more failures before it locks.
+    expect(await attempt(sessions, u.account, md5Hex('guess'), '10.0.7.1')).toBe('LOGIN_FAILED');
   });
 });
 
@@ -137,8 +218,12 @@ describe('paths in user info', () => {
     const token = await t.login(u.account, u.password);
     const info = await t.call('/api/sys-users/get_user_info', undefined, { method: 'GET', token });
     expect(info.data.paths).toEqual(['/index', '/sys', '/sys/role']);
-    await t.db.updateTable('roles').set({ paths: ['/auth'] }).where('id', '=', r1.id).execute();
+    await t.db.updateTable('roles').set({ paths: ['/auth', '/auth/site'] }).where('id', '=', r1.id).execute();
     const again = await t.call('/api/sys-users/get_user_info', undefined, { method: 'GET', token });
-    expect(again.data.paths).toEqual(['/index', '/auth', '/auth/pixel', '/auth/homepage', '/auth/site', '/auth/account', '/auth/personage', '/sys', '/sys/role']);
+    // Exactly the listed paths: the group /auth beside one of its pages grants that page, not the others.
+    expect(again.data.paths).toEqual(['/index', '/auth', '/auth/site', '/sys', '/sys/role']);
+    expect(again.data.asset_scope).toBe('own');
+    await t.db.updateTable('roles').set({ asset_scope: 'company' }).where('id', '=', r1.id).execute();
+    expect((await t.call('/api/sys-users/get_user_info', undefined, { method: 'GET', token })).data.asset_scope).toBe('company');
   });
 });

@@ -1,11 +1,11 @@
-import { derivePaths, IS_ADMIN_MANAGER, IS_ADMIN_SUPER, type LoginBody, type LoginResult, type UserInfo } from '@ads/contracts';
+import { derivePaths, IS_ADMIN_MANAGER, IS_ADMIN_SUPER, type AssetScope, type LoginBody, type LoginResult, type UserInfo } from '@ads/contracts';
 import { sql } from 'kysely';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { AppError } from '../../errors.ts';
 import type { Actor } from '../../lib/actor.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { dummyHashPromise, verifyPassword } from '../../lib/passwords.ts';
+import { dummyHashPromise, verifyPassword as defaultVerifyPassword } from '../../lib/passwords.ts';
 import { iso } from '../../lib/sql.ts';
 import { hashToken, newToken } from '../../lib/tokens.ts';
 import { writeAudit } from '../audit/audit.repository.ts';
@@ -14,6 +14,8 @@ export interface SessionServiceDeps {
   db: Db;
   clock: Clock;
   config: Pick<Config, 'sessionIdleMs' | 'login'>;
+  /** The password check (argon2); replaceable so tests can count how many checks happen. */
+  verifyPassword?: (stored: string, md5hex: string) => Promise<boolean>;
 }
 
 // last_seen_at moves at most once a minute, so a busy user does not write on every call.
@@ -26,49 +28,94 @@ export interface ResolvedSession {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export function createSessionService({ db, clock, config }: SessionServiceDeps) {
-  /** Throttle keys: one per account and one per client address (API.md "Session"). */
-  const keysOf = (account: string, ip: string) => [`acct:${account.toLowerCase()}`, `ip:${ip}`];
+/** A login_throttle row and its limit; `release` is what a successful login does to it. */
+interface ThrottleKey {
+  key: string;
+  max: number;
+  release: 'clear' | 'decrement';
+}
 
-  async function assertNotLocked(keys: string[]) {
-    const now = clock.now();
-    const rows = await db.selectFrom('login_throttle').select(['locked_until']).where('key', 'in', keys).execute();
-    const lockedUntil = rows
-      .map((r) => r.locked_until?.getTime() ?? 0)
-      .reduce((a, b) => Math.max(a, b), 0);
-    if (lockedUntil > now.getTime()) {
-      throw new AppError('LOGIN_LOCKED', { minutes: Math.ceil((lockedUntil - now.getTime()) / 60_000) });
-    }
+export function createSessionService({ db, clock, config, verifyPassword = defaultVerifyPassword }: SessionServiceDeps) {
+  /**
+   * Throttle keys (API.md "Session"), each with its own limit: the account from this address locks
+   * quickly, the account from anywhere only at a much higher count (so nobody locks `admin` out
+   * by typing its name a few times, while guessing spread over many addresses stays bounded), and
+   * the address across all accounts.
+   */
+  function keysOf(account: string, ip: string): ThrottleKey[] {
+    const acct = account.toLowerCase();
+    return [
+      { key: `pair:${acct}|${ip}`, max: config.login.maxFailures, release: 'clear' },
+      { key: `acct:${acct}`, max: config.login.accountMaxFailures, release: 'decrement' },
+      { key: `ip:${ip}`, max: config.login.ipMaxFailures, release: 'decrement' },
+    ];
   }
 
-  /** Counts a failure on each key; returns the highest count and whether a lock now holds. */
-  async function recordFailure(account: string, ip: string): Promise<{ failures: number; locked: boolean }> {
+  const lockedMinutes = (until: number) => Math.max(1, Math.ceil((until - clock.now().getTime()) / 60_000));
+
+  /**
+   * Reserves one attempt on every key before the password is checked, in one transaction holding
+   * the keys' rows: the attempt counts as a failure until it succeeds, so parallel guesses cannot
+   * all pass a check made before any of them is counted. Refuses (LOGIN_LOCKED) when a key is
+   * locked; a key whose count reaches its limit locks now, and the attempt that reached it is still
+   * checked. Answers the counts after this attempt.
+   */
+  async function reserveAttempt(keys: ThrottleKey[]): Promise<Map<string, number>> {
     const now = clock.now();
     const windowStart = new Date(now.getTime() - config.login.lockMs);
     const lockUntil = new Date(now.getTime() + config.login.lockMs);
-    let failures = 0;
-    let locked = false;
-    const [acctKey, ipKey] = keysOf(account, ip) as [string, string];
-    for (const [key, max] of [
-      [acctKey, config.login.maxFailures],
-      [ipKey, config.login.ipMaxFailures],
-    ] as const) {
-      // Failures older than the window are forgotten; the count starts again.
-      const row = await sql<{ failures: number; locked_until: Date | null }>`
-        insert into login_throttle (key, failures, first_failed_at, locked_until)
-        values (${key}, 1, ${now}, ${max <= 1 ? lockUntil : null})
-        on conflict (key) do update set
-          failures = case when login_throttle.first_failed_at < ${windowStart} then 1 else login_throttle.failures + 1 end,
-          first_failed_at = case when login_throttle.first_failed_at < ${windowStart} then ${now} else login_throttle.first_failed_at end,
-          locked_until = case
-            when (case when login_throttle.first_failed_at < ${windowStart} then 1 else login_throttle.failures + 1 end) >= ${max}
-            then ${lockUntil}::timestamptz else login_throttle.locked_until end
-        returning failures, locked_until`.execute(db);
-      const r = row.rows[0]!;
-      if (key === acctKey) failures = r.failures;
-      if (r.locked_until && r.locked_until.getTime() > now.getTime()) locked = true;
+    const sorted = [...keys].sort((a, b) => a.key.localeCompare(b.key));
+    const outcome = await db.transaction().execute(async (trx) => {
+      // Rows exist before they are locked; inserted in key order, as they are locked, so two attempts never wait on each other in a circle.
+      await trx
+        .insertInto('login_throttle')
+        .values(sorted.map((k) => ({ key: k.key, failures: 0, first_failed_at: now, locked_until: null })))
+        .onConflict((oc) => oc.column('key').doNothing())
+        .execute();
+      const rows = await trx
+        .selectFrom('login_throttle')
+        .select(['key', 'failures', 'first_failed_at', 'locked_until'])
+        .where('key', 'in', sorted.map((k) => k.key))
+        .orderBy('key')
+        .forUpdate()
+        .execute();
+      const lockedUntil = Math.max(0, ...rows.map((r) => r.locked_until?.getTime() ?? 0));
+      if (lockedUntil > now.getTime()) return { locked: lockedUntil, counts: null } as const;
+      const counts = new Map<string, number>();
+      for (const k of sorted) {
+        const row = rows.find((r) => r.key === k.key)!;
+        // Failures older than the window are forgotten; the count starts again.
+        const fresh = row.first_failed_at < windowStart || (row.locked_until !== null && row.locked_until.getTime() <= now.getTime());
+        const failures = fresh ? 1 : row.failures + 1;
+        counts.set(k.key, failures);
+        await trx
+          .updateTable('login_throttle')
+          .set({ failures, first_failed_at: fresh ? now : row.first_failed_at, locked_until: failures >= k.max ? lockUntil : null })
+          .where('key', '=', k.key)
+          .execute();
+      }
+      return { locked: 0, counts } as const;
+    });
+    if (!outcome.counts) throw new AppError('LOGIN_LOCKED', { minutes: lockedMinutes(outcome.locked) });
+    return outcome.counts;
+  }
+
+  /**
+   * A successful login gives back its reservation: the pair's failures are forgotten, the
+   * account-wide and address counts lose the attempt (and a lock it alone caused).
+   */
+  async function releaseAttempt(trx: Db, keys: ThrottleKey[]) {
+    for (const k of keys) {
+      if (k.release === 'clear') {
+        await trx.deleteFrom('login_throttle').where('key', '=', k.key).execute();
+        continue;
+      }
+      await sql`
+        update login_throttle set
+          failures = greatest(failures - 1, 0),
+          locked_until = case when failures - 1 < ${k.max} then null else locked_until end
+        where key = ${k.key}`.execute(trx);
     }
-    return { failures, locked };
   }
 
   // Two plain queries instead of one with a role subquery: every authenticated call pays this,
@@ -93,19 +140,14 @@ export function createSessionService({ db, clock, config }: SessionServiceDeps) 
             .executeTakeFirst()
             .then((r) => r && { ...r, session_id: 0, last_seen_at: clock.now() });
     if (!row) return undefined;
-    // Managers and the super admin have fixed paths; only staff take theirs from roles.
-    const role_paths =
+    // Managers and the super admin have fixed paths and see everything; only staff take theirs from roles.
+    const roles =
       row.is_admin === IS_ADMIN_SUPER || row.is_admin === IS_ADMIN_MANAGER
         ? []
-        : (
-            await db
-              .selectFrom('user_roles as ur')
-              .innerJoin('roles as r', 'r.id', 'ur.role_id')
-              .select('r.paths')
-              .where('ur.user_id', '=', row.id)
-              .execute()
-          ).flatMap((r) => r.paths);
-    return { ...row, role_paths };
+        : await db.selectFrom('user_roles as ur').innerJoin('roles as r', 'r.id', 'ur.role_id').select(['r.paths', 'r.asset_scope']).where('ur.user_id', '=', row.id).execute();
+    const role_paths = roles.flatMap((r) => r.paths);
+    const asset_scope: AssetScope = roles.some((r) => r.asset_scope === 'company') ? 'company' : 'own';
+    return { ...row, role_paths, asset_scope };
   }
 
   function toResolved(row: NonNullable<Awaited<ReturnType<typeof loadSessionRow>>>): ResolvedSession {
@@ -122,6 +164,7 @@ export function createSessionService({ db, clock, config }: SessionServiceDeps) 
       department_name: row.department_name,
       paths,
       login_at: iso(row.login_at),
+      asset_scope: row.asset_scope,
     };
     const actor: Actor = {
       id: row.id,
@@ -130,6 +173,7 @@ export function createSessionService({ db, clock, config }: SessionServiceDeps) 
       is_admin: row.is_admin,
       is_leader: row.is_leader,
       department_id: row.department_id,
+      asset_scope: row.asset_scope,
       sessionId: row.session_id,
       paths,
       pathSet: new Set(paths),
@@ -141,7 +185,7 @@ export function createSessionService({ db, clock, config }: SessionServiceDeps) 
     /** Checks the password (after the throttle), opens a session and returns the user info with its token. */
     async login(body: LoginBody, meta: { ip: string; userAgent: string | null; requestId: string }): Promise<LoginResult> {
       const keys = keysOf(body.account, meta.ip);
-      await assertNotLocked(keys);
+      const counts = await reserveAttempt(keys);
       const user = await db
         .selectFrom('users')
         .select(['id', 'account', 'pwd_hash', 'status'])
@@ -150,24 +194,29 @@ export function createSessionService({ db, clock, config }: SessionServiceDeps) 
         .executeTakeFirst();
       const ok = await verifyPassword(user?.pwd_hash ?? (await dummyHashPromise), body.pwd);
       if (!user || !ok) {
-        const { failures, locked } = await recordFailure(body.account, meta.ip);
+        // The reservation already counted this failure.
+        const failures = counts.get(keys[0]!.key) ?? 0;
         await writeAudit(db, { actor: null, ip: meta.ip, requestId: meta.requestId }, {
           action: 'session.login_failed',
           entity_type: 'user',
           entity_id: user?.id ?? null,
           after: { account: body.account, failures },
         });
-        if (locked) throw new AppError('LOGIN_LOCKED', { minutes: Math.ceil(config.login.lockMs / 60_000) });
+        if (keys.some((k) => (counts.get(k.key) ?? 0) >= k.max)) throw new AppError('LOGIN_LOCKED', { minutes: Math.ceil(config.login.lockMs / 60_000) });
         // Slow repeated guesses down before refusing them outright.
         if (failures >= 3 && config.login.slowdownMs > 0) await sleep(Math.min(config.login.slowdownMs * (failures - 2), 5000));
         throw new AppError('LOGIN_FAILED');
       }
-      if (user.status !== 'enabled') throw new AppError('ACCOUNT_DISABLED');
+      if (user.status !== 'enabled') {
+        // The right password is no guess: the attempt is given back.
+        await releaseAttempt(db, keys);
+        throw new AppError('ACCOUNT_DISABLED');
+      }
 
       const token = newToken();
       const now = clock.now();
       await db.transaction().execute(async (trx) => {
-        await trx.deleteFrom('login_throttle').where('key', '=', keys[0]!).execute();
+        await releaseAttempt(trx, keys);
         await trx
           .insertInto('sessions')
           .values({ user_id: user.id, token_hash: hashToken(token), ip: meta.ip, user_agent: meta.userAgent?.slice(0, 300) ?? null, created_at: now, last_seen_at: now })

@@ -23,6 +23,7 @@ import type { Db } from '../../db/database.ts';
 import { AppError } from '../../errors.ts';
 import type { RequestContext } from '../../lib/actor.ts';
 import type { Clock } from '../../lib/clock.ts';
+import type { ExportPage } from '../../lib/xlsx.ts';
 import { writeAudit } from '../audit/audit.repository.ts';
 import { decodeBase64, DRAMA_COLUMNS, PRODUCT_COLUMNS, readCatalogFile, splitTags, type CatalogRow, type CatalogSheet } from './catalog-file.ts';
 import { allDramas, allProducts, findDrama, findProduct, listDramas, listProducts, type DramaFilters, type ProductFilters } from './sites.repository.ts';
@@ -178,7 +179,7 @@ export function createCatalogService({ db, clock }: CatalogServiceDeps) {
   return {
     // ---- dramas -------------------------------------------------------------------------------
     listDramas: (body: ListDramasBody) => listDramas(db, body),
-    exportDramas: (filters: DramaFilters) => allDramas(db, filters),
+    exportDramas: (filters: DramaFilters, page: ExportPage) => allDramas(db, filters, page),
 
     async createDrama(ctx: RequestContext, body: CreateDramaBody): Promise<Drama> {
       await assertSite(body.site_id, 'drama');
@@ -324,7 +325,7 @@ export function createCatalogService({ db, clock }: CatalogServiceDeps) {
 
     // ---- products -----------------------------------------------------------------------------
     listProducts: (body: ListProductsBody) => listProducts(db, body),
-    exportProducts: (filters: ProductFilters) => allProducts(db, filters),
+    exportProducts: (filters: ProductFilters, page: ExportPage) => allProducts(db, filters, page),
 
     async createProduct(ctx: RequestContext, body: CreateProductBody): Promise<Product> {
       await assertSite(body.site_id, 'product');

@@ -2,6 +2,7 @@ import type { Drama, ListDramasBody, ListProductsBody, ListSitesBody, Product, S
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { escapeLike } from '../../lib/sql.ts';
+import type { ExportPage } from '../../lib/xlsx.ts';
 
 /** Sort direction of a list body: the caller's, else newest first for ids and A→Z for the rest. */
 export function direction(body: { sort_field?: string; sort_order?: 'ascend' | 'descend' }, field: string): 'asc' | 'desc' {
@@ -151,10 +152,10 @@ export async function listDramas(db: Db, body: ListDramasBody) {
   return { list: rows.map(toDrama), total: Number(count.total) };
 }
 
-/** Every matching drama for export (capped so a runaway export cannot exhaust memory). */
-export async function allDramas(db: Db, f: DramaFilters, cap = 100_000) {
+/** A slice of the matching dramas for export (lib/xlsx.ts refuses exports past its cap). */
+export async function allDramas(db: Db, f: DramaFilters, page: ExportPage) {
   const field = f.sort_field ?? 'id';
-  const rows = await dramasQuery(db, f).orderBy(dramaOrder(field), direction(f, field)).orderBy('d.id').limit(cap).execute();
+  const rows = await dramasQuery(db, f).orderBy(dramaOrder(field), direction(f, field)).orderBy('d.id').limit(page.limit).offset(page.offset).execute();
   return rows.map(toDrama);
 }
 
@@ -216,9 +217,10 @@ export async function listProducts(db: Db, body: ListProductsBody) {
   return { list: rows.map(toProduct), total: Number(count.total) };
 }
 
-export async function allProducts(db: Db, f: ProductFilters, cap = 100_000) {
+/** A slice of the matching products for export. */
+export async function allProducts(db: Db, f: ProductFilters, page: ExportPage) {
   const field = f.sort_field ?? 'id';
-  const rows = await productsQuery(db, f).orderBy(productOrder(field), direction(f, field)).orderBy('p.id').limit(cap).execute();
+  const rows = await productsQuery(db, f).orderBy(productOrder(field), direction(f, field)).orderBy('p.id').limit(page.limit).offset(page.offset).execute();
   return rows.map(toProduct);
 }
 

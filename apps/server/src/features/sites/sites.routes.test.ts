@@ -1,7 +1,9 @@
 import ExcelJS from 'exceljs';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/build-test-app.ts';
 import { createDrama, createPixel, createSite, createUser } from '../../test/factories.ts';
+import { inlineRow, xlsxBomb } from '../../test/xlsx-bomb.ts';
 
 let t: TestApp;
 let manager: string;
@@ -167,6 +169,21 @@ describe('dramas and products', () => {
     expect((await t.call('/api/products/delete', { id: created.data.id }, { token: manager })).code).toBe(0);
     expect((await t.call('/api/products/delete', { id: created.data.id }, { token: manager })).message).toBe('商品不存在或已删除');
   });
+
+  it('takes only http(s) links for product pages and covers: javascript: and data: are refused, naming the field', async () => {
+    const body = { site_id: ec, external_id: 'SKU-X', name: 'X', price: 1, currency: 'USD' };
+    const script = await t.call('/api/products/create', { ...body, url: 'javascript:alert(document.cookie)', cover_url: 'data:text/html,<script>alert(1)</script>' }, { token: manager, lang: 'en' });
+    expect(script.code).toBe(-2);
+    expect(script.data.errors).toEqual([
+      { field: 'url', message: 'Must be a full link starting with http:// or https://' },
+      { field: 'cover_url', message: 'Must be a full link starting with http:// or https://' },
+    ]);
+    const drama = await t.call('/api/dramas/create', { site_id: dj, external_id: 'D-X', name: 'X', language: 'en', episode_count: 1, cover_url: 'javascript:alert(1)' }, { token: manager });
+    expect(drama.data.errors.map((e: { field: string }) => e.field)).toEqual(['cover_url']);
+    expect(await t.db.selectFrom('products').select('id').where('external_id', '=', 'SKU-X').executeTakeFirst()).toBeUndefined();
+    const http = await t.call('/api/products/create', { ...body, url: 'http://shop.example.com/x', cover_url: 'https://cdn.example.com/x.jpg' }, { token: manager });
+    expect(http.code).toBe(0);
+  });
 });
 
 describe('catalog import and export', () => {
@@ -207,6 +224,17 @@ describe('catalog import and export', () => {
     expect(third).toMatchObject({ language: 'ja', test_status: 'passed' });
   });
 
+  it('takes the target of an xlsx hyperlink in link columns (the cover), and its text elsewhere', async () => {
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('Sheet1');
+    ws.addRow(['external_id', 'name', 'language', 'episode_count', 'cover_url']);
+    ws.addRow(['H1', { text: 'Linked name', hyperlink: 'https://example.com/not-a-name' }, 'zh', 3, { text: '封面', hyperlink: 'https://img.example.com/h1.jpg' }]);
+    const res = await importDramas('links.xlsx', Buffer.from(await wb.xlsx.writeBuffer()));
+    expect(res.data).toEqual({ created: 1, updated: 0, errors: [] });
+    const h1 = (await t.call('/api/dramas/list', { site_id: site, keyword: 'H1' }, { token: manager })).data.list[0];
+    expect(h1).toMatchObject({ name: 'Linked name', cover_url: 'https://img.example.com/h1.jpg' });
+  });
+
   it('reads a GBK-encoded CSV as Excel saves it on Chinese Windows, and semicolon-separated files', async () => {
     // "剧集ID,剧名,语言,集数" / "G1K,古装剧,zh,20" encoded in GBK.
     const csv = Buffer.from('bee7bcaf49442cbee7c3fb2cd3efd1d42cbcafcafd0a47314b2cb9c5d7b0bee72c7a682c32300a', 'hex');
@@ -237,6 +265,16 @@ describe('catalog import and export', () => {
       { row: 5, field: 'external_id', message: 'The id "OK1" repeats row 2.' },
     ]);
     expect(await dramaCount()).toBe(before);
+  });
+
+  it('refuses catalog rows with a script link or a NUL character, naming the row and column', async () => {
+    const csv = ['external_id,name,language,episode_count,cover_url', 'JS1,Fine,zh,10,javascript:alert(1)', 'NUL1,Bad\u0000name,zh,10,'].join('\n');
+    const res = await importDramas('links.csv', csv, {}, 'en');
+    expect(res.data.errors).toEqual([
+      { row: 2, field: 'cover_url', message: 'Must be a full link starting with http:// or https://' },
+      { row: 3, field: 'name', message: 'Must not contain NUL or invalid Unicode characters' },
+    ]);
+    expect(res.data.created).toBe(0);
   });
 
   it('dry_run checks and counts without writing', async () => {
@@ -297,4 +335,70 @@ describe('catalog import and export', () => {
     const again = await t.call('/api/products/import', { site_id: shop, filename: 'export.xlsx', content_base64: b64(exported.rawPayload) }, { token: manager });
     expect(again.data).toEqual({ created: 0, updated: 2, errors: [] });
   });
+
+  describe('hostile files', () => {
+    const header = inlineRow(['external_id', 'name', 'language', 'episode_count'], 1);
+    /** Sends a file and answers the envelope and how long the refusal took. */
+    async function timed(filename: string, file: Buffer) {
+      const started = performance.now();
+      const res = await importDramas(filename, file, {}, 'en');
+      return { res, ms: performance.now() - started };
+    }
+
+    it('refuses at once an xlsx of a few hundred KB that says it unpacks to 400 MB (a zip bomb); nothing is written', async () => {
+      const before = await dramaCount();
+      const { file, sheetBytes } = xlsxBomb({ head: header, inflatedBytes: 400 * 1024 * 1024 });
+      expect(file.length).toBeLessThan(1024 * 1024);
+      expect(sheetBytes).toBeGreaterThan(400 * 1000 * 1000);
+      const { res, ms } = await timed('bomb.xlsx', file);
+      expect(res).toMatchObject({ code: -2, message: 'The file unpacks to more than 32 MB; split it into smaller files.' });
+      expect(res.data.errors[0].field).toBe('content_base64');
+      expect(ms).toBeLessThan(5000);
+      expect(await dramaCount()).toBe(before);
+    });
+
+    it('refuses quickly the same bomb when its zip lies about the size (the bytes inflated are counted)', async () => {
+      const { file } = xlsxBomb({ head: header, inflatedBytes: 400 * 1024 * 1024, declaredSize: 2000 });
+      const { res, ms } = await timed('liar.xlsx', file);
+      expect(res.code).toBe(-2);
+      expect(res.message).toMatch(/^The file cannot be read; .*larger than the zip declares/);
+      expect(ms).toBeLessThan(5000);
+    });
+
+    it('refuses a sheet of 180 000 rows (a bomb of rows) at the row cap, and a row wider than the column cap, naming the cell', async () => {
+      const rows = xlsxBomb({ head: header, filler: inlineRow(['X', 'Name', 'zh', '1']), inflatedBytes: 30 * 1024 * 1024 });
+      const many = await timed('rows.xlsx', rows.file);
+      expect(many.res).toMatchObject({ code: -2, message: 'At most 20000 rows can be imported at once; split the file.' });
+      expect(many.ms).toBeLessThan(10_000);
+
+      const wide = await xlsx([['external_id', 'name', 'language', 'episode_count'], ['W1', 'Wide', 'zh', 3, ...Array.from({ length: 300 }, (_, i) => `extra ${i}`)]]);
+      expect((await importDramas('wide.xlsx', wide, {}, 'en')).message).toBe('At most 200 columns are read; the cell GS2 is beyond them.');
+      const long = await importDramas('long.csv', `external_id,name,language,episode_count\nL1,${'x'.repeat(40_000)},zh,3\n`, {}, 'en');
+      expect(long.message).toBe('The cell B2 has more than 32767 characters.');
+    });
+  });
 });
+
+describe('exports past the row cap', () => {
+  it('refuses, asking to narrow the filters, when more rows match than one export holds (100 000), instead of a file that stops there', async () => {
+    const big = await createSite(t.db, { name: 'Big site', platform: 'dj' });
+    // 100 001 dramas: one more than an export holds.
+    await sql`insert into dramas (site_id, external_id, name, language, episode_count, tags, test_status, created_at, updated_at)
+      select ${big.id}, 'B' || n, case when n <= 10 then 'Narrow ' || n else 'Drama ' || n end, 'en', 10, '{}', 'untested', now(), now()
+      from generate_series(1, 100001) as n`.execute(t.db);
+    try {
+      const exportBig = (payload: object, lang = 'en') => t.raw('/api/dramas/export', { token: manager, payload, headers: { 'content-type': 'application/json', 'accept-language': lang } });
+      const res = await exportBig({ site_id: big.id });
+      expect(res.headers['content-type']).toContain('application/json');
+      expect(res.json()).toMatchObject({ code: -2, message: 'More than 100000 rows match, more than one export holds. Narrow the filters and export again.' });
+      expect((await exportBig({ site_id: big.id }, 'zh-CN')).json().message).toBe('符合条件的数据超过 100000 行，超出一次导出的上限，请缩小筛选范围后再导出');
+      // Narrowed, it is a file with every matching row.
+      const narrow = await exportBig({ site_id: big.id, keyword: 'Narrow' });
+      expect(narrow.headers['content-type']).toContain('spreadsheetml');
+      expect((await readXlsx(narrow.rawPayload)).length).toBe(1 + 10);
+    } finally {
+      await t.db.deleteFrom('dramas').where('site_id', '=', big.id).execute();
+    }
+  }, 60_000);
+});
+

@@ -91,9 +91,10 @@ export function siteRoutes(sites: SiteService, catalog: CatalogService): Fastify
       ok(await catalog.listDramas(req.body)),
     );
     app.post('/dramas/export', { schema: { tags: dramaTags, body: listDramasBodySchema }, config }, async (req, reply) => {
-      const rows = await catalog.exportDramas(req.body);
       const zh = req.lang === 'zh';
-      return sendXlsx(reply, zh ? '剧集.xlsx' : 'dramas.xlsx', zh ? '剧集' : 'Dramas', catalogColumns(req.lang, DRAMA_COLUMNS, dramaCell(req.lang)), rows);
+      return sendXlsx(reply, zh ? '剧集.xlsx' : 'dramas.xlsx', zh ? '剧集' : 'Dramas', catalogColumns(req.lang, DRAMA_COLUMNS, dramaCell(req.lang)), (page) =>
+        catalog.exportDramas(req.body, page),
+      );
     });
     app.post('/dramas/create', { schema: { tags: dramaTags, body: createDramaBodySchema, response: { 200: envelope(dramaSchema) } }, config }, async (req) =>
       ok(await catalog.createDrama(req.ctx(), req.body)),
@@ -117,9 +118,10 @@ export function siteRoutes(sites: SiteService, catalog: CatalogService): Fastify
       ok(await catalog.listProducts(req.body)),
     );
     app.post('/products/export', { schema: { tags: productTags, body: listProductsBodySchema }, config }, async (req, reply) => {
-      const rows = await catalog.exportProducts(req.body);
       const zh = req.lang === 'zh';
-      return sendXlsx(reply, zh ? '商品.xlsx' : 'products.xlsx', zh ? '商品' : 'Products', catalogColumns(req.lang, PRODUCT_COLUMNS, productCell), rows);
+      return sendXlsx(reply, zh ? '商品.xlsx' : 'products.xlsx', zh ? '商品' : 'Products', catalogColumns(req.lang, PRODUCT_COLUMNS, productCell), (page) =>
+        catalog.exportProducts(req.body, page),
+      );
     });
     app.post('/products/create', { schema: { tags: productTags, body: createProductBodySchema, response: { 200: envelope(productSchema) } }, config }, async (req) =>
       ok(await catalog.createProduct(req.ctx(), req.body)),

@@ -50,6 +50,7 @@ const columns = [
   'r.queued_at',
   'r.started_at',
   'r.finished_at',
+  'r.start_at',
 ] as const;
 
 type RunRow = Awaited<ReturnType<typeof findRunRow>> & object;
@@ -101,6 +102,7 @@ export function toTask(r: RunRow, lang: Lang, registry: ReadonlyMap<string, AnyJ
     queued_at: r.queued_at.toISOString(),
     started_at: iso(r.started_at),
     finished_at: iso(r.finished_at),
+    start_at: iso(r.start_at),
   };
 }
 

@@ -77,6 +77,7 @@ describe('list', () => {
         queued_at: '2026-11-01T08:00:00.000Z',
         started_at: null,
         finished_at: null,
+        start_at: null,
       },
     ]);
     expect((await call('list', { page: 2, page_size: 1 }, 'alice')).data.list[0].title).toBe('导出报表');
@@ -114,5 +115,15 @@ describe('cancel', () => {
       { actor_id: users.alice.id, entity_id: String(runs.alice1) },
       { actor_id: users.manager.id, entity_id: String(runs.bob) },
     ]);
+  });
+});
+
+describe('a task queued to start at a time', () => {
+  it('is listed as queued with its start time', async () => {
+    const at = new Date('2026-11-02T01:30:00Z');
+    const id = await jobs.enqueue('export-report', {}, { createdBy: users.bob.id, startAt: at });
+    const res = await call<Task>('get', { id }, 'bob');
+    expect(res.data).toMatchObject({ id, status: 'queued', start_at: '2026-11-02T01:30:00.000Z', started_at: null });
+    expect((await call<{ list: Task[] }>('list', {}, 'bob')).data.list.find((x) => x.id === id)?.start_at).toBe('2026-11-02T01:30:00.000Z');
   });
 });

@@ -3,6 +3,7 @@ import { sql, type SelectQueryBuilder } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
 import { escapeLike, iso } from '../../lib/sql.ts';
+import type { ExportPage } from '../../lib/xlsx.ts';
 
 export type UserFilters = Omit<ListUsersBody, 'page' | 'page_size' | 'sort_field' | 'sort_order'>;
 
@@ -91,9 +92,9 @@ export async function listUsers(db: Db, body: ListUsersBody, scope: UserScope) {
   return { list: rows.map(toSysUser), total: Number(count.total) };
 }
 
-/** Every matching user, for export (capped so a runaway export cannot exhaust memory). */
-export async function allUsers(db: Db, f: UserFilters, scope: UserScope, cap = 100_000) {
-  const rows = await withColumns(filtered(db, f, scope) as unknown as Base).orderBy('u.id').limit(cap).execute();
+/** A slice of the matching users for export (lib/xlsx.ts refuses exports past its cap). */
+export async function allUsers(db: Db, f: UserFilters, scope: UserScope, page: ExportPage) {
+  const rows = await withColumns(filtered(db, f, scope) as unknown as Base).orderBy('u.id').limit(page.limit).offset(page.offset).execute();
   return rows.map(toSysUser);
 }
 

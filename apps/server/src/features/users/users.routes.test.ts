@@ -1,4 +1,4 @@
-import { SYS_USER_SORT_FIELDS } from '@ads/contracts';
+import { groupWithPages, SYS_USER_SORT_FIELDS } from '@ads/contracts';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { md5Hex } from '../../lib/passwords.ts';
@@ -346,7 +346,7 @@ describe('reset_passwd', () => {
 });
 
 describe('simple_list', () => {
-  it('lets any logged-in user find enabled people by account or name, without disabled, deleted or super admin users', async () => {
+  it('lets a manager find every enabled person by account or name, without disabled, deleted or super admin users', async () => {
     const dept = await createDepartment(t.db);
     const a = await createUser(t.db, { account: 'pick-a', name: 'Zoe Picker', department_id: dept.id });
     const b = await createUser(t.db, { account: 'pick-b', name: 'adam' });
@@ -355,23 +355,75 @@ describe('simple_list', () => {
     await createUser(t.db, { account: 'pick-root', is_admin: 9 });
     const gone = await createUser(t.db, { account: 'pick-gone' });
     await t.db.updateTable('users').set({ deleted_at: new Date() }).where('id', '=', gone.id).execute();
-    const nobody = await createUser(t.db);
-    const token = await t.login(nobody.account, nobody.password);
 
-    const res = await t.call('/api/sys-users/simple_list', { keyword: 'PICK' }, { token });
+    const res = await call('simple_list', { keyword: 'PICK' });
     expect(res.code).toBe(0);
     expect(res.data).toEqual([
       { id: b.id, account: 'pick-b', name: 'adam' },
       { id: c.id, account: 'x-other', name: 'Pickle Rick' },
       { id: a.id, account: 'pick-a', name: 'Zoe Picker' },
     ]);
-    expect((await t.call('/api/sys-users/simple_list', { department_id: dept.id }, { token })).data.map((u: { id: number }) => u.id)).toEqual([c.id, a.id]);
-    expect((await t.call('/api/sys-users/simple_list', { keyword: 'pick', department_id: dept.id }, { token })).data).toHaveLength(2);
-    const all = await t.call('/api/sys-users/simple_list', undefined, { token });
+    expect((await call('simple_list', { department_id: dept.id })).data.map((u: { id: number }) => u.id)).toEqual([c.id, a.id]);
+    expect((await call('simple_list', { keyword: 'pick', department_id: dept.id })).data).toHaveLength(2);
+    const all = await t.call('/api/sys-users/simple_list', undefined, { token: managerToken });
     expect(all.code).toBe(0);
     expect(all.data.map((u: { account: string }) => u.account)).toEqual(expect.arrayContaining(['pick-a', 'pick-b', 'boss']));
-    expect(all.data.map((u: { account: string }) => u.account)).not.toEqual(expect.arrayContaining(['pick-off']));
     expect(JSON.stringify(all.data)).not.toMatch(/pick-off|pick-root|pick-gone/);
+  });
+
+  describe('for everyone else, within what they may see or act for', () => {
+    // D > D1, and E. leader L of D; staff s, t in D; u in D1; e in E; a company-wide authorization clerk c in E.
+    let people: Record<'leader' | 's' | 'tt' | 'u' | 'e' | 'clerk' | 'hr' | 'editor' | 'cutter', Awaited<ReturnType<typeof createUser>>>;
+    const pick = async (who: { account: string; password: string }, body?: object) => {
+      const res = await t.call<{ id: number; account: string }[]>('/api/sys-users/simple_list', body, { token: await t.login(who.account, who.password) });
+      expect(res.code).toBe(0);
+      return res.data.map((u) => u.account).filter((a) => a.startsWith('sl-')).sort();
+    };
+
+    beforeAll(async () => {
+      const d = (await createDepartment(t.db, { name: 'SL D' })).id;
+      const d1 = (await createDepartment(t.db, { name: 'SL D1', parent_id: d })).id;
+      const e = (await createDepartment(t.db, { name: 'SL E' })).id;
+      const companyRole = await t.db.insertInto('roles').values({ name: 'sl-company', paths: ['/auth', '/auth/account'], asset_scope: 'company' }).returning('id').executeTakeFirstOrThrow();
+      people = {
+        leader: await createUser(t.db, { account: 'sl-leader', department_id: d, is_leader: 1, paths: ['/auth/account'] }),
+        s: await createUser(t.db, { account: 'sl-s', department_id: d, paths: ['/auth/account'] }),
+        tt: await createUser(t.db, { account: 'sl-t', department_id: d }),
+        u: await createUser(t.db, { account: 'sl-u', department_id: d1 }),
+        e: await createUser(t.db, { account: 'sl-e', department_id: e }),
+        clerk: await createUser(t.db, { account: 'sl-clerk', department_id: e }),
+        hr: await createUser(t.db, { account: 'sl-hr', department_id: d1, paths: ['/sys/department'] }),
+        editor: await createUser(t.db, { account: 'sl-editor', department_id: e, paths: ['/material', '/material/upload'] }),
+        cutter: await createUser(t.db, { account: 'sl-cutter', department_id: d, paths: ['/advertising', '/advertising/video'] }),
+      };
+      await t.db.insertInto('user_roles').values({ user_id: people.clerk.id, role_id: companyRole.id }).execute();
+    });
+
+    it('shows staff themself only', async () => {
+      expect(await pick(people.s)).toEqual(['sl-s']);
+      expect(await pick(people.tt, { keyword: 'sl-' })).toEqual(['sl-t']);
+    });
+
+    it('shows a leader the people of their department subtree', async () => {
+      expect(await pick(people.leader)).toEqual(['sl-cutter', 'sl-hr', 'sl-leader', 'sl-s', 'sl-t', 'sl-u']);
+    });
+
+    it('shows a holder of /sys/department or /sys/accounts the people of the departments they manage', async () => {
+      expect(await pick(people.hr)).toEqual(['sl-hr', 'sl-u']);
+    });
+
+    it('shows a company-wide authorization clerk everyone (they assign assets to anyone)', async () => {
+      expect(await pick(people.clerk)).toEqual(['sl-clerk', 'sl-cutter', 'sl-e', 'sl-editor', 'sl-hr', 'sl-leader', 'sl-s', 'sl-t', 'sl-u']);
+    });
+
+    it('shows the editors a material may be credited to, to whoever works on materials', async () => {
+      // The editor holds /material/upload; the cutter works on materials (/advertising/video) and may credit them.
+      expect(await pick(people.cutter, { purpose: 'editor' })).toEqual(['sl-cutter', 'sl-editor']);
+      expect(await pick(people.cutter)).toEqual(['sl-cutter']);
+      // Without a materials screen, the purpose widens nothing.
+      expect(await pick(people.s, { purpose: 'editor' })).toEqual(['sl-s']);
+      expect((await call('simple_list', { purpose: 'nobody' }, managerToken)).code).toBe(-2);
+    });
   });
 });
 
@@ -468,7 +520,7 @@ describe('data scope of a staff user with /sys/accounts', () => {
   let deptA: number, deptA1: number, deptB: number;
   let s: Awaited<ReturnType<typeof createUser>>, sToken: string;
   let peer: { id: number }, a1: Awaited<ReturnType<typeof createUser>>, b1: Awaited<ReturnType<typeof createUser>>, loner: { id: number }, mgrA: { id: number }, root: Awaited<ReturnType<typeof createUser>>;
-  let okRole: number, sysRole: number, groupRole: number;
+  let okRole: number, sysRole: number, groupRole: number, menuRole: number;
 
   beforeAll(async () => {
     const top = await createDepartment(t.db, { name: 'Scope root' });
@@ -485,7 +537,9 @@ describe('data scope of a staff user with /sys/accounts', () => {
     root = await createUser(t.db, { account: 'scope-root', is_admin: 9 });
     okRole = (await createRole(t.db, { name: 'scope-ok', paths: ['/index'] })).id;
     sysRole = (await createRole(t.db, { name: 'scope-sys-role', paths: ['/sys/role'] })).id;
-    groupRole = (await createRole(t.db, { name: 'scope-sys-group', paths: ['/sys'] })).id;
+    // A whole group, as the role editor stores it: the group and every page of it.
+    groupRole = (await createRole(t.db, { name: 'scope-sys-group', paths: groupWithPages('/sys') })).id;
+    menuRole = (await createRole(t.db, { name: 'scope-sys-menu', paths: ['/sys'] })).id;
   });
 
   it('lists only themself and the users of their department subtree; managers see everyone', async () => {
@@ -510,12 +564,13 @@ describe('data scope of a staff user with /sys/accounts', () => {
     expect(mgr).toMatchObject({ code: -2, message: '只有管理员可以设置管理员身份' });
     const grant = await call('create_account', { account: 'scope-new6', name: 'N', department_id: deptA, role_ids: [sysRole] }, sToken);
     expect(grant).toMatchObject({ code: -2, message: '不能授予自己没有的权限：/sys/role' });
-    // A group grants its whole subtree: holding /sys/accounts (and so the menu group /sys) is not enough.
+    // A whole group is its pages: holding /sys/accounts (and so the menu group /sys) is not enough.
     const group = await call('create_account', { account: 'scope-new7', name: 'N', department_id: deptA, role_ids: [groupRole] }, sToken);
-    expect(group.code).toBe(-2);
-    expect(group.message).toMatch(/^不能授予自己没有的权限：.*\/sys\/department/);
-    const created = await t.db.selectFrom('users').select('account').where('account', 'like', 'scope-new%').execute();
-    expect(created).toEqual([{ account: 'scope-new1' }]);
+    expect(group).toMatchObject({ code: -2, message: '不能授予自己没有的权限：/sys/department, /sys/role' });
+    // A stored group path alone grants the group entry, which they hold.
+    expect((await call('create_account', { account: 'scope-new8', name: 'N', department_id: deptA, role_ids: [menuRole] }, sToken)).code).toBe(0);
+    const created = await t.db.selectFrom('users').select('account').where('account', 'like', 'scope-new%').orderBy('account').execute();
+    expect(created).toEqual([{ account: 'scope-new1' }, { account: 'scope-new8' }]);
   });
 
   it('edits users in their subtree only, within the same limits', async () => {
@@ -589,5 +644,126 @@ describe('data scope of a staff user with /sys/accounts', () => {
     expect(await roleIdsOf(root.id)).toEqual([]);
     // The super admin may still reset their own password.
     expect((await t.call('/api/sys-users/reset_passwd', { currentUserId: root.id }, { token: rootToken })).code).toBe(0);
+  });
+});
+
+describe('leadership and wider scopes (only managers grant them; nobody manages a wider scope than their own)', () => {
+  // Department D > D1. leader L leads D; staff S (with /sys/accounts) and peer P sit in D; P1 in D1.
+  let d: number, d1: number;
+  let leader: Awaited<ReturnType<typeof createUser>>, s: Awaited<ReturnType<typeof createUser>>, sToken: string;
+  let peer: Awaited<ReturnType<typeof createUser>>, p1: Awaited<ReturnType<typeof createUser>>, subLeader: Awaited<ReturnType<typeof createUser>>;
+  let leaderToken: string;
+  let okRole: number;
+  const isLeader = async (id: number) => (await t.db.selectFrom('users').select('is_leader').where('id', '=', id).executeTakeFirstOrThrow()).is_leader;
+
+  beforeAll(async () => {
+    d = (await createDepartment(t.db, { name: 'Lead D' })).id;
+    d1 = (await createDepartment(t.db, { name: 'Lead D1', parent_id: d })).id;
+    leader = await createUser(t.db, { account: 'lead-l', department_id: d, is_leader: 1, paths: ['/sys/accounts', '/index'] });
+    await t.db.updateTable('departments').set({ leader_id: leader.id }).where('id', '=', d).execute();
+    s = await createUser(t.db, { account: 'lead-s', department_id: d, paths: ['/sys/accounts', '/index'] });
+    peer = await createUser(t.db, { account: 'lead-peer', department_id: d });
+    p1 = await createUser(t.db, { account: 'lead-p1', department_id: d1 });
+    subLeader = await createUser(t.db, { account: 'lead-sub', department_id: d1, is_leader: 1 });
+    sToken = await t.login(s.account, s.password);
+    leaderToken = await t.login(leader.account, leader.password);
+    okRole = (await createRole(t.db, { name: 'lead-ok', paths: ['/index'] })).id;
+  });
+
+  it('refuses a staff member creating a leader stand-in account', async () => {
+    const res = await call('create_account', { account: 'lead-standin', name: 'Stand-in', department_id: d, is_leader: 1, pwd: md5Hex('standin-pass') }, sToken);
+    expect(res).toMatchObject({ code: -2, message: '只有管理员可以设置负责人身份' });
+    expect(await t.db.selectFrom('users').select('id').where('account', '=', 'lead-standin').execute()).toEqual([]);
+    expect((await tryLogin('lead-standin', 'standin-pass')).code).toBe(-2);
+    // A leader cannot either; a non-leader account is fine.
+    expect((await call('create_account', { account: 'lead-standin2', name: 'X', department_id: d, is_leader: 1 }, leaderToken)).code).toBe(-2);
+    expect((await call('create_account', { account: 'lead-plain', name: 'Plain', department_id: d1, is_leader: 0 }, sToken)).code).toBe(0);
+  });
+
+  it('refuses a staff member or a leader promoting a colleague to leader', async () => {
+    const res = await call('edit_account', { id: peer.id, is_leader: 1 }, sToken);
+    expect(res).toMatchObject({ code: -2, message: '只有管理员可以设置负责人身份' });
+    expect((await call('edit_account', { id: peer.id, is_leader: 1 }, sToken, 'en')).message).toBe('Only managers can make someone a leader.');
+    expect((await call('edit_account', { id: p1.id, is_leader: 1 }, leaderToken)).code).toBe(-2);
+    expect(await isLeader(peer.id)).toBe(0);
+    expect(await isLeader(p1.id)).toBe(0);
+    // Sending the unchanged flag along with other fields is fine.
+    expect((await call('edit_account', { id: peer.id, is_leader: 0, remark: 'still staff' }, sToken)).code).toBe(0);
+    // A manager may.
+    expect((await call('edit_account', { id: peer.id, is_leader: 1 })).data.is_leader).toBe(1);
+    expect((await call('edit_account', { id: peer.id, is_leader: 0 })).data.is_leader).toBe(0);
+  });
+
+  it('refuses a staff member resetting their leader’s password, or otherwise managing a leader', async () => {
+    const reset = await call('reset_passwd', { currentUserId: leader.id }, sToken);
+    expect(reset).toMatchObject({ code: -2, message: '该用户的数据范围比您的更大（负责人、管理员或可查看全公司授权资产），只有管理员可以管理' });
+    expect(reset.data).toBeNull();
+    expect((await tryLogin(leader.account, leader.password)).code).toBe(0);
+    expect((await call('edit_account', { id: leader.id, name: 'hijack' }, sToken)).code).toBe(-2);
+    expect((await call('edit_account', { id: leader.id, status: 'disabled' }, sToken)).code).toBe(-2);
+    expect((await call('batch_save_user_role', { user_ids: [leader.id], role_ids: [okRole] }, sToken)).code).toBe(-2);
+    expect((await call('delete_user', { id: leader.id }, sToken)).code).toBe(-2);
+    const row = await t.db.selectFrom('users').select(['name', 'status', 'deleted_at']).where('id', '=', leader.id).executeTakeFirstOrThrow();
+    expect(row).toEqual({ name: `User ${leader.account}`, status: 'enabled', deleted_at: null });
+    expect(await roleIdsOf(leader.id)).not.toContain(okRole);
+  });
+
+  it('lets a leader manage the non-leaders of their subtree, not another leader in it', async () => {
+    expect((await call('edit_account', { id: p1.id, name: 'P1 renamed' }, leaderToken)).data.name).toBe('P1 renamed');
+    expect((await call('reset_passwd', { currentUserId: p1.id }, leaderToken)).code).toBe(0);
+    expect((await call('reset_passwd', { currentUserId: subLeader.id }, leaderToken)).code).toBe(-2);
+    expect((await call('edit_account', { id: subLeader.id, is_leader: 0 }, leaderToken)).code).toBe(-2);
+    expect(await isLeader(subLeader.id)).toBe(1);
+    expect((await tryLogin(subLeader.account, subLeader.password)).code).toBe(0);
+    // Their own row stays theirs, but not their leader flag.
+    expect((await call('edit_account', { id: leader.id, remark: 'me' }, leaderToken)).code).toBe(0);
+    expect((await call('edit_account', { id: leader.id, is_leader: 0 }, leaderToken)).code).toBe(-2);
+  });
+
+  it('lets a manager reset a leader’s password and edit them', async () => {
+    expect((await call('reset_passwd', { currentUserId: subLeader.id })).code).toBe(0);
+    expect((await call('edit_account', { id: subLeader.id, remark: 'by a manager' })).code).toBe(0);
+  });
+});
+
+describe('company asset scope on accounts', () => {
+  let dept: number;
+  let s: Awaited<ReturnType<typeof createUser>>, sToken: string;
+  let companyRole: number, clerkRole: number;
+
+  beforeAll(async () => {
+    dept = (await createDepartment(t.db, { name: 'Asset scope dept' })).id;
+    s = await createUser(t.db, { account: 'as-s', department_id: dept, paths: ['/sys/accounts', '/index', '/auth', '/auth/account'] });
+    sToken = await t.login(s.account, s.password);
+    companyRole = (await t.db.insertInto('roles').values({ name: 'as-company', paths: ['/index'], asset_scope: 'company' }).returning('id').executeTakeFirstOrThrow()).id;
+    clerkRole = (await t.db.insertInto('roles').values({ name: 'as-clerk', paths: ['/sys/accounts', '/index'], asset_scope: 'company' }).returning('id').executeTakeFirstOrThrow()).id;
+  });
+
+  it('may be granted only by someone who has it (managers do)', async () => {
+    const peer = await createUser(t.db, { account: 'as-peer', department_id: dept });
+    const refused = await call('edit_account', { id: peer.id, role_ids: [companyRole] }, sToken);
+    expect(refused).toMatchObject({ code: -2, message: '不能授予查看全公司授权资产的角色：as-company' });
+    expect((await call('create_account', { account: 'as-new', name: 'N', department_id: dept, role_ids: [companyRole] }, sToken)).code).toBe(-2);
+    expect((await call('batch_save_user_role', { user_ids: [peer.id], role_ids: [companyRole] }, sToken)).code).toBe(-2);
+    expect(await roleIdsOf(peer.id)).toEqual([]);
+    expect((await call('edit_account', { id: peer.id, role_ids: [companyRole] })).code).toBe(0);
+
+    // A holder of /sys/accounts who has it may pass it on within their departments.
+    const clerk = await createUser(t.db, { account: 'as-clerk', department_id: dept });
+    await t.db.insertInto('user_roles').values({ user_id: clerk.id, role_id: clerkRole }).execute();
+    const clerkToken = await t.login(clerk.account, clerk.password);
+    const other = await createUser(t.db, { account: 'as-other', department_id: dept });
+    expect((await call('edit_account', { id: other.id, role_ids: [companyRole] }, clerkToken)).code).toBe(0);
+  });
+
+  it('makes its holder someone only managers (or holders of it) manage', async () => {
+    const holder = await createUser(t.db, { account: 'as-holder', department_id: dept });
+    await t.db.insertInto('user_roles').values({ user_id: holder.id, role_id: companyRole }).execute();
+    expect(await call('reset_passwd', { currentUserId: holder.id }, sToken)).toMatchObject({ code: -2, message: '该用户的数据范围比您的更大（负责人、管理员或可查看全公司授权资产），只有管理员可以管理' });
+    expect((await call('edit_account', { id: holder.id, role_ids: [] }, sToken)).code).toBe(-2);
+    expect((await call('delete_user', { id: holder.id }, sToken)).code).toBe(-2);
+    expect(await roleIdsOf(holder.id)).toEqual([companyRole]);
+    expect((await tryLogin(holder.account, holder.password)).code).toBe(0);
+    expect((await call('reset_passwd', { currentUserId: holder.id })).code).toBe(0);
   });
 });

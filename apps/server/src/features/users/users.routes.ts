@@ -38,12 +38,11 @@ export function userRoutes(users: UserService): FastifyPluginAsyncZod {
     );
 
     app.post('/sys-users/export', { schema: { tags, body: listUsersBodySchema }, config: { paths: ACCOUNTS } }, async (req, reply) => {
-      const rows = await users.exportRows(req.actor!, req.body);
       const h = exportHeaders[req.lang];
       const zh = req.lang === 'zh';
       const level = (u: SysUser) => (u.is_admin === 9 ? (zh ? '超级管理员' : 'Super admin') : u.is_admin === 1 ? (zh ? '管理员' : 'Manager') : zh ? '员工' : 'Staff');
       const when = (s: string | null) => (s ? s.replace('T', ' ').slice(0, 19) : '');
-      return sendXlsx(reply, zh ? '账号列表.xlsx' : 'accounts.xlsx', zh ? '账号' : 'Accounts', [
+      return sendXlsx<SysUser>(reply, zh ? '账号列表.xlsx' : 'accounts.xlsx', zh ? '账号' : 'Accounts', [
         { header: h[0]!, width: 8, value: (u) => u.id },
         { header: h[1]!, value: (u) => u.account },
         { header: h[2]!, value: (u) => u.name },
@@ -56,7 +55,7 @@ export function userRoutes(users: UserService): FastifyPluginAsyncZod {
         { header: h[9]!, width: 20, value: (u) => when(u.login_at) },
         { header: h[10]!, width: 20, value: (u) => when(u.created_at) },
         { header: h[11]!, width: 30, value: (u) => u.remark },
-      ], rows);
+      ], (page) => users.exportRows(req.actor!, req.body, page));
     });
 
     app.post(
@@ -86,7 +85,7 @@ export function userRoutes(users: UserService): FastifyPluginAsyncZod {
     app.post(
       '/sys-users/simple_list',
       { schema: { tags, body: simpleListBodySchema.nullable(), response: { 200: envelope(z.array(simpleUserSchema)) } }, config: { anyUser: true } },
-      async (req) => ok(await users.simpleList(req.body ?? undefined)),
+      async (req) => ok(await users.simpleList(req.actor!, req.body ?? undefined)),
     );
 
     app.post(

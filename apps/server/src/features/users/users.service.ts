@@ -5,6 +5,7 @@ import {
   type CreateUserBody,
   type EditUserBody,
   type ListUsersBody,
+  type SimpleListBody,
   type SimpleUser,
   type SysUser,
 } from '@ads/contracts';
@@ -14,9 +15,11 @@ import { AppError } from '../../errors.ts';
 import { isManager, type Actor, type RequestContext } from '../../lib/actor.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { generatePassword, hashPassword, md5Hex } from '../../lib/passwords.ts';
-import { assertCanGrantPaths, departmentSubtree, managedDepartments } from '../../lib/scope.ts';
+import { assertCanGrantPaths, assetScopeOf, departmentSubtree, forAssets, managedDepartments, manageableUserIds, manageRefusal, seesEverything, visibleUserIds } from '../../lib/scope.ts';
 import { escapeLike } from '../../lib/sql.ts';
+import type { ExportPage } from '../../lib/xlsx.ts';
 import { writeAudit } from '../audit/audit.repository.ts';
+import { MATERIAL_PATHS } from '../materials/materials.service.ts';
 import { revokeSessions } from '../session/session.service.ts';
 import { allUsers, findUser, listUsers, type UserFilters, type UserScope } from './users.repository.ts';
 
@@ -31,6 +34,11 @@ const auditView = (u: SysUser | undefined) =>
 
 const isUniqueViolation = (err: unknown) => (err as { code?: string }).code === '23505';
 
+/** Holders of these also see, in pickers, the people of the departments they manage. */
+const SYS_PEOPLE_PATHS = ['/sys/accounts', '/sys/department'];
+/** The page of whoever makes materials: the editors a material can be credited to. */
+const EDITOR_PATH = '/material/upload';
+
 export function createUserService({ db, clock }: UserServiceDeps) {
   async function scopeOf(actor: Actor, filters: { department_id?: number } = {}): Promise<UserScope> {
     return {
@@ -40,16 +48,19 @@ export function createUserService({ db, clock }: UserServiceDeps) {
     };
   }
 
-  /** Loads a user the actor may manage on /sys/accounts, or explains why not. */
+  /**
+   * Loads a user the actor may manage on /sys/accounts, or explains why not: nobody manages a
+   * user whose scope is wider than their own (lib/scope.ts manageRefusal).
+   */
   async function manageable(actor: Actor, id: number): Promise<SysUser> {
     const user = await findUser(db, id);
     if (!user) throw new AppError('USER_NOT_FOUND');
     if (user.is_admin === IS_ADMIN_SUPER && actor.id !== user.id) throw new AppError('SUPER_ADMIN_PROTECTED');
-    if (isManager(actor)) return user;
-    const departments = await managedDepartments(db, actor);
-    const inScope = user.id === actor.id || (user.department_id !== null && (departments ?? []).includes(user.department_id));
-    if (!inScope) throw new AppError('FORBIDDEN_SCOPE');
-    if (user.is_admin !== IS_ADMIN_STAFF && user.id !== actor.id) throw new AppError('CANNOT_MANAGE_USER');
+    if (isManager(actor) || user.id === actor.id) return user;
+    const refusal = manageRefusal(actor, await managedDepartments(db, actor), { ...user, asset_scope: await assetScopeOf(db, user.id) });
+    if (refusal === 'scope') throw new AppError('FORBIDDEN_SCOPE');
+    if (refusal === 'manager') throw new AppError('CANNOT_MANAGE_USER');
+    if (refusal === 'wider') throw new AppError('CANNOT_MANAGE_WIDER_SCOPE');
     return user;
   }
 
@@ -65,15 +76,23 @@ export function createUserService({ db, clock }: UserServiceDeps) {
     if (departments && !departments.includes(departmentId)) throw new AppError('FORBIDDEN_SCOPE');
   }
 
+  /** The roles exist, and grant nothing the actor lacks: no path they do not hold, no company asset scope they do not have. */
   async function assertRoles(actor: Actor, roleIds: number[]) {
     if (!roleIds.length) return;
-    const roles = await db.selectFrom('roles').select(['id', 'paths']).where('id', 'in', roleIds).execute();
+    const roles = await db.selectFrom('roles').select(['id', 'name', 'paths', 'asset_scope']).where('id', 'in', roleIds).execute();
     if (roles.length !== new Set(roleIds).size) throw new AppError('ROLE_NOT_FOUND');
     assertCanGrantPaths(actor, roles.flatMap((r) => r.paths));
+    const wide = roles.filter((r) => r.asset_scope === 'company');
+    if (wide.length && !isManager(actor) && actor.asset_scope !== 'company') throw new AppError('CANNOT_GRANT_ASSET_SCOPE', { roles: wide.map((r) => r.name).join(', ') });
   }
 
   function assertAdminLevel(actor: Actor, isAdmin: number | undefined) {
     if (isAdmin === IS_ADMIN_MANAGER && !isManager(actor)) throw new AppError('CANNOT_GRANT_MANAGER');
+  }
+
+  /** is_leader widens a user's data scope to their department subtree: only managers grant it. */
+  function assertLeaderFlag(actor: Actor, isLeader: number | undefined, before = 0) {
+    if (isLeader !== undefined && isLeader !== before && !isManager(actor)) throw new AppError('CANNOT_GRANT_LEADER');
   }
 
   async function setRoles(trx: Db, userId: number, roleIds: number[]) {
@@ -87,14 +106,15 @@ export function createUserService({ db, clock }: UserServiceDeps) {
       return listUsers(db, body, await scopeOf(actor, body));
     },
 
-    async exportRows(actor: Actor, filters: UserFilters) {
-      return allUsers(db, filters, await scopeOf(actor, filters));
+    async exportRows(actor: Actor, filters: UserFilters, page: ExportPage) {
+      return allUsers(db, filters, await scopeOf(actor, filters), page);
     },
 
     /** Creates a user; without `pwd` a password is generated and returned once. */
     async create(ctx: RequestContext, body: CreateUserBody): Promise<{ id: number; new_passwd?: string }> {
       const { actor } = ctx;
       assertAdminLevel(actor, body.is_admin);
+      assertLeaderFlag(actor, body.is_leader);
       await assertDepartment(actor, body.department_id ?? (isManager(actor) ? undefined : null));
       await assertRoles(actor, body.role_ids ?? []);
       const generated = body.pwd ? undefined : generatePassword();
@@ -132,8 +152,9 @@ export function createUserService({ db, clock }: UserServiceDeps) {
       const self = before.id === actor.id;
       if (self && body.is_admin !== undefined && body.is_admin !== before.is_admin) throw new AppError('CANNOT_CHANGE_OWN_ADMIN');
       if (self && body.status === 'disabled') throw new AppError('CANNOT_DISABLE_SELF');
-      // is_leader widens a user's data scope to their department: nobody below manager grants it to themself.
+      // is_leader widens a user's data scope to their department: nobody below manager grants it to themself or anyone.
       if (self && !isManager(actor) && body.is_leader !== undefined && body.is_leader !== before.is_leader) throw new AppError('CANNOT_CHANGE_OWN_LEADER');
+      assertLeaderFlag(actor, body.is_leader, before.is_leader);
       if (body.is_admin !== undefined && body.is_admin !== before.is_admin) assertAdminLevel(actor, Math.max(body.is_admin, before.is_admin));
       if (body.department_id !== undefined && body.department_id !== before.department_id) await assertDepartment(actor, body.department_id);
       if (body.role_ids) {
@@ -205,9 +226,38 @@ export function createUserService({ db, clock }: UserServiceDeps) {
       return { new_passwd: password };
     },
 
-    /** Enabled users for pickers: any logged-in user may look people up by name. */
-    async simpleList(body: { keyword?: string; department_id?: number } | undefined): Promise<SimpleUser[]> {
+    /**
+     * Enabled users for pickers, within what the caller may see or act for: managers (and a company
+     * asset scope, who assign assets to anyone) everyone; others the people whose data they see, whom
+     * they may assign to, and, with /sys/accounts or /sys/department, the people of the departments
+     * they manage. `purpose: 'editor'` adds everyone who may work on materials, for a caller who does.
+     */
+    async simpleList(actor: Actor, body: SimpleListBody): Promise<SimpleUser[]> {
       let q = db.selectFrom('users').select(['id', 'account', 'name']).where('deleted_at', 'is', null).where('status', '=', 'enabled').where('is_admin', '!=', IS_ADMIN_SUPER);
+      if (!seesEverything(await forAssets(db, actor))) {
+        const reach = new Set([actor.id, ...((await visibleUserIds(db, actor)) ?? []), ...((await manageableUserIds(db, actor)) ?? [])]);
+        const sysDepartments = SYS_PEOPLE_PATHS.some((p) => actor.pathSet.has(p)) ? ((await managedDepartments(db, actor)) ?? []) : [];
+        const editors = body?.purpose === 'editor' && MATERIAL_PATHS.some((p) => actor.pathSet.has(p));
+        q = q.where((eb) =>
+          eb.or([
+            eb('id', 'in', [...reach]),
+            ...(sysDepartments.length ? [eb('department_id', 'in', sysDepartments)] : []),
+            ...(editors
+              ? [
+                  eb('is_admin', '=', IS_ADMIN_MANAGER),
+                  eb.exists(
+                    eb
+                      .selectFrom('user_roles as ur')
+                      .innerJoin('roles as r', 'r.id', 'ur.role_id')
+                      .select('ur.user_id')
+                      .whereRef('ur.user_id', '=', 'users.id')
+                      .where(sql<boolean>`${EDITOR_PATH} = any(r.paths)`),
+                  ),
+                ]
+              : []),
+          ]),
+        );
+      }
       if (body?.keyword) {
         const like = `%${escapeLike(body.keyword)}%`;
         q = q.where((eb) => eb.or([eb('account', 'ilike', like), eb('name', 'ilike', like)]));

@@ -1,4 +1,4 @@
-import type { ListRolesBody, Role } from '@ads/contracts';
+import type { AssetScope, ListRolesBody, Role } from '@ads/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { rootKeys } from '@/lib/query-keys';
@@ -13,6 +13,8 @@ export interface RoleOption {
   name: string;
   /** What the role grants: a non-manager may only hand out roles within their own paths. */
   paths: string[];
+  /** 'company': its members see the company's authorization assets (only managers, or those who have it, grant it). */
+  asset_scope: AssetScope;
 }
 
 /** Every role by name (/sys-roles/list), for pickers and filters. */
@@ -20,6 +22,6 @@ export function useRoleOptions() {
   return useQuery({
     queryKey: roleOptionsKey(),
     queryFn: () => api.post<{ list: Role[]; total: number }>('/sys-roles/list', ALL_ROLES_BODY),
-    select: (page): RoleOption[] => page.list.map((r) => ({ id: r.id, name: r.name, paths: r.paths })),
+    select: (page): RoleOption[] => page.list.map((r) => ({ id: r.id, name: r.name, paths: r.paths, asset_scope: r.asset_scope })),
   });
 }

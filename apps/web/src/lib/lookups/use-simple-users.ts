@@ -1,13 +1,13 @@
-import type { SimpleUser } from '@ads/contracts';
+import type { SimpleListBody as SimpleListRequest, SimpleUser } from '@ads/contracts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { rootKeys } from '@/lib/query-keys';
 
-type SimpleListBody = { keyword?: string; department_id?: number };
+type SimpleListBody = NonNullable<SimpleListRequest>;
 
 export const simpleUsersKey = (body: SimpleListBody) => [...rootKeys.users, 'simple', body] as const;
 
-/** /sys-users/simple_list: enabled users for pickers, searched by name or account. */
+/** /sys-users/simple_list: enabled users for pickers (those the viewer may see or act for), searched by name or account. */
 export function useSimpleUsers(body: SimpleListBody, opts: { enabled?: boolean } = {}) {
   return useQuery({
     queryKey: simpleUsersKey(body),

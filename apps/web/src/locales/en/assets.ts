@@ -92,6 +92,7 @@ export default {
     byUser: 'Started by {{name}}',
     queuedAt: '{{time}} ({{relative}})',
     finishedAt: 'finished {{time}}',
+    startsAt: 'starts {{time}} ({{relative}})',
     summary: {
       ad_accounts: 'Ad accounts',
       pages: 'Pages',
@@ -549,5 +550,11 @@ export default {
       templateDramas: 'drama-import-template.csv',
       templateProducts: 'product-import-template.csv',
     },
+  },
+  outsideScope: {
+    personal: 'No personal account in your data scope; the company has {{count}} more. Ask a manager if you need to see them.',
+    adAccounts: 'No ad account in your data scope; the company has {{count}} more. Ask a manager if you need to see them.',
+    pages: 'No page in your data scope; the company has {{count}} more. Ask a manager if you need to see them.',
+    pixels: 'No pixel in your data scope; the company has {{count}} more. Ask a manager if you need to see them.',
   },
 } satisfies Shape<typeof zh>;

@@ -42,4 +42,6 @@ export default {
   },
   added: '{{count}} account(s) added to hosting',
   removed: '{{count}} account(s) removed from hosting',
+  outsideHosted: 'No hosted ad account in your data scope; the company has {{count}} more. Ask a manager if you need to see them.',
+  outsideAvailable: 'No ad account to add in your data scope; the company has {{count}} more. Ask a manager if you need to see them.',
 } satisfies Shape<typeof zh>;

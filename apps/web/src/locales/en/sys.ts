@@ -232,4 +232,19 @@ export default {
     },
     deleted: 'Role deleted',
   },
+  scopeRules: {
+    leaderManagerOnly: 'Only managers can make someone a leader',
+    cannotManageWider: 'This user is a leader or a manager, or sees the company’s authorization assets; only managers can manage them',
+    appointManagerOnly: 'Only managers can appoint a department leader (the appointment makes them a leader)',
+    ancestors: 'Above: {{path}}',
+    roleNotEditable: 'This role grants permissions you lack, sees the company’s authorization assets, or has members outside the people you manage; only managers can change it',
+    assetScope: 'Authorization assets',
+    assetScopeCompany: 'Whole company',
+    assetScopeOwn: 'Own data scope',
+    assetScopeHelp:
+      'When on, members of this role see every personal account, ad account, page, pixel and site of the company under Authorization and Hosting, and manage them like a manager where their pages allow; materials, reports and system management keep their own data scope. Only managers can turn this on or off.',
+    assetScopeManagerOnly: 'Only managers can change this',
+    companyTag: 'Company-wide assets',
+    companyRoleLocked: 'This role sees the company’s authorization assets; only managers can grant it',
+  },
 } satisfies Shape<typeof zh>;

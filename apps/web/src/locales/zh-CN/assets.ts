@@ -90,6 +90,7 @@ export default {
     byUser: '{{name}} 发起',
     queuedAt: '{{time}}（{{relative}}）',
     finishedAt: '结束于 {{time}}',
+    startsAt: '将于 {{time}}（{{relative}}）开始',
     summary: {
       ad_accounts: '广告账户',
       pages: '主页',
@@ -547,5 +548,12 @@ export default {
       templateDramas: '剧集导入模板.csv',
       templateProducts: '商品导入模板.csv',
     },
+  },
+  // Empty lists when the company has rows outside the viewer's data scope (api-assets.md `outside_scope`).
+  outsideScope: {
+    personal: '你的数据范围内没有个号；公司另有 {{count}} 个，如需查看请联系管理员',
+    adAccounts: '你的数据范围内没有广告账户；公司另有 {{count}} 个，如需查看请联系管理员',
+    pages: '你的数据范围内没有主页；公司另有 {{count}} 个，如需查看请联系管理员',
+    pixels: '你的数据范围内没有像素；公司另有 {{count}} 个，如需查看请联系管理员',
   },
 };

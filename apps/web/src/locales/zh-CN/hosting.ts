@@ -40,4 +40,6 @@ export default {
   },
   added: '已将 {{count}} 个账户加入托管',
   removed: '已将 {{count}} 个账户移出托管',
+  outsideHosted: '你的数据范围内没有托管中的广告账户；公司另有 {{count}} 个，如需查看请联系管理员',
+  outsideAvailable: '你的数据范围内没有可加入托管的广告账户；公司另有 {{count}} 个，如需查看请联系管理员',
 };

@@ -229,4 +229,19 @@ export default {
     },
     deleted: '角色已删除',
   },
+  // Leadership, wider scopes and the company asset scope (issue 11).
+  scopeRules: {
+    leaderManagerOnly: '只有管理员可以设置负责人身份',
+    cannotManageWider: '该用户是负责人或管理员，或可查看全公司授权资产，只有管理员可以管理',
+    appointManagerOnly: '只有管理员可以任命部门负责人（任命会赋予其负责人身份）',
+    ancestors: '上级部门：{{path}}',
+    roleNotEditable: '此角色授予了你没有的权限、可查看全公司授权资产，或有成员不在你管理的范围内，只有管理员可以修改',
+    assetScope: '授权资产范围',
+    assetScopeCompany: '全公司',
+    assetScopeOwn: '本人数据范围',
+    assetScopeHelp: '开启后，拥有此角色的成员在授权管理和托管管理中可以看到全公司的个号、广告账户、主页、像素和站点，并在页面权限允许时像管理员一样管理它们；素材、数据和系统管理仍按其本人的数据范围。只有管理员可以开启或关闭。',
+    assetScopeManagerOnly: '只有管理员可以修改此项',
+    companyTag: '全公司授权资产',
+    companyRoleLocked: '此角色可查看全公司授权资产，只有管理员可以授予',
+  },
 };

@@ -1,4 +1,4 @@
-import { adAccountSchema, listAdAccountsBodySchema, pageResultSchema, type ListAdAccountsBody } from '@ads/contracts';
+import { adAccountSchema, assetPageResultSchema, listAdAccountsBodySchema, type ListAdAccountsBody } from '@ads/contracts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { api } from '@/lib/api-client';
@@ -15,7 +15,7 @@ export type AdAccountsQuery = z.output<typeof adAccountsQuerySchema>;
 
 /** The totals row (api-assets.md: `summary`), in USD at the day's rate. */
 export const adAccountsSummarySchema = z.object({ amount_spent_usd: z.number(), balance_usd: z.number() });
-export const adAccountsPageSchema = pageResultSchema(adAccountSchema).extend({ summary: adAccountsSummarySchema });
+export const adAccountsPageSchema = assetPageResultSchema(adAccountSchema).extend({ summary: adAccountsSummarySchema });
 export type AdAccountsPage = z.infer<typeof adAccountsPageSchema>;
 
 export const adAccountKeys = {

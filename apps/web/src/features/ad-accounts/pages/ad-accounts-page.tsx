@@ -123,7 +123,7 @@ export default function AdAccountsPage() {
           data={accounts.data}
           loading={accounts.isFetching}
           hidden={columnPrefs.hidden}
-          empty={<ListEmpty query={accounts} filtered={hasFilters} emptyText={t('adAccounts.empty')} emptyAction={<ConnectFirstButton />} />}
+          empty={<ListEmpty query={accounts} filtered={hasFilters} emptyText={accounts.data?.outside_scope ? t('outsideScope.adAccounts', { count: accounts.data.outside_scope }) : t('adAccounts.empty')} emptyAction={<ConnectFirstButton />} />}
           selectedIds={[...selected.keys()]}
           onSelect={(ids, rows) => setSelected((prev) => new Map(ids.map((id) => [id, rows.find((r) => r?.id === id) ?? prev.get(id)!] as const).filter(([, a]) => a)))}
           onQueryChange={setQuery}

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { DepartmentTreeSelect } from '@/components/department-tree-select';
 import { UserPicker } from '@/components/user-picker';
 import { applyFieldErrors } from '@/lib/form-errors';
-import { canCreateDepartmentUnder, subtreeIds, type Viewer } from '@/lib/permissions';
+import { canCreateDepartmentUnder, isManager, subtreeIds, type Viewer } from '@/lib/permissions';
 import { useCreateDepartment } from '../api/use-create-department';
 import { useEditDepartment } from '../api/use-edit-department';
 import { findNode } from './department-tree-utils';
@@ -90,7 +90,8 @@ export function DepartmentFormModal({ target, tree, viewer, onClose }: Props) {
     name: mode === 'create' || mode === 'edit',
     parent: mode === 'create' || mode === 'move',
     sort: mode === 'create' || mode === 'edit',
-    leader: mode === 'create' || mode === 'leader',
+    // Appointing a leader grants leadership: managers only (the server refuses others).
+    leader: isManager(viewer) && (mode === 'create' || mode === 'leader'),
   };
 
   return (

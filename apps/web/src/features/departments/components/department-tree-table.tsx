@@ -2,7 +2,7 @@ import type { DepartmentNode } from '@ads/contracts';
 import { Button, Flex, Table, Typography, type TableColumnsType } from 'antd';
 import { useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { canChangeDepartment, canCreateDepartmentUnder, type Viewer } from '@/lib/permissions';
+import { canChangeDepartment, canCreateDepartmentUnder, isManager, type Viewer } from '@/lib/permissions';
 import { subtreeTotals } from './department-tree-utils';
 import { Highlight } from './highlight';
 
@@ -93,7 +93,8 @@ export function DepartmentTreeTable({ nodes, fullTree, keyword, viewer, loading,
             {canChange && [
               link('edit', t('departments.edit')),
               link('move', t('departments.move')),
-              link('leader', t('departments.setLeader')),
+              // Appointing makes someone a leader: only managers grant leadership.
+              isManager(viewer) && link('leader', t('departments.setLeader')),
               link('delete', tc('actions.delete'), true),
             ]}
           </Flex>

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { buildDepartment, buildSimpleUser } from '@/testing/factories';
 import { findDialog, rowOf } from '@/testing/dom';
 import { mockApi, type Handlers } from '@/testing/mock-api';
-import { renderScreen } from '@/testing/render';
+import { manager, renderScreen } from '@/testing/render';
 import { sysBackend } from '@/testing/sys-backend';
 import DepartmentPage from './department-page';
 
@@ -16,13 +16,13 @@ function tree() {
   return [hq, shop];
 }
 
-function setup({ departments = tree(), overrides = {} }: { departments?: ReturnType<typeof tree>; overrides?: Handlers } = {}) {
+function setup({ departments = tree(), overrides = {}, viewer = manager }: { departments?: ReturnType<typeof tree>; overrides?: Handlers; viewer?: typeof manager } = {}) {
   const backend = sysBackend({
     departments,
     simpleUsers: [buildSimpleUser({ id: 50, account: 'lily', name: 'Lily' }), buildSimpleUser({ id: 51, account: 'max', name: 'Max' })],
   });
   const api = mockApi({ ...backend.handlers, ...overrides });
-  const view = renderScreen(<DepartmentPage />, { url: '/sys/department' });
+  const view = renderScreen(<DepartmentPage />, { url: '/sys/department', user: viewer });
   return { ...view, api, backend };
 }
 
@@ -122,6 +122,25 @@ describe('department page', { timeout: 60_000 }, () => {
     await user.click(clear);
     await user.click(form.getByRole('button', { name: /Save/ }));
     await waitFor(() => expect(api.lastBody('/sys-departments/edit')).toEqual({ id: 3, leader_id: null }));
+  });
+
+  it('shows a non-manager the part they manage under the path of the departments above it, and no leader appointments', async () => {
+    // As the server answers a staff member of Operations: their subtree, its root naming what is above.
+    const teamA = buildDepartment({ id: 3, name: 'Team A', parent_id: 2, member_count: 4, leader_id: 50, leader_name: 'Lily' });
+    const ops = buildDepartment({ id: 2, name: 'Operations', parent_id: 1, member_count: 1, children: [teamA], ancestors: [{ id: 1, name: 'Head office' }] });
+    const staff = { ...manager, id: 60, account: 'hr', is_admin: 0, department_id: 2, paths: ['/index', '/sys', '/sys/department'] };
+    const { user } = setup({ departments: [ops], viewer: staff });
+    await screen.findByText('Team A');
+    expect(screen.getByTestId('department-ancestors').textContent).toBe('Above: Head office');
+    expect(screen.queryByRole('row', { name: /Head office/ })).toBeNull();
+    expect(screen.getByText('Departments: 2, members: 5')).toBeTruthy();
+    // Their own department stays read-only; below it they may edit, but appointing a leader is for managers.
+    expect(rowOf('Operations').queryByRole('button', { name: 'Edit' })).toBeNull();
+    expect(rowOf('Team A').getByRole('button', { name: 'Delete' })).toBeTruthy();
+    expect(rowOf('Team A').queryByRole('button', { name: 'Leader' })).toBeNull();
+    await user.click(rowOf('Operations').getByRole('button', { name: 'Add sub' }));
+    const form = await findDialog('New department under "Operations"');
+    expect(form.queryByLabelText('Leader')).toBeNull();
   });
 
   it("asks before deleting and shows the server's refusal with its count in the dialog", async () => {

@@ -82,6 +82,8 @@ export default function DepartmentPage() {
   );
 
   const totalMembers = fullTree.reduce((sum, n) => sum + subtreeMembers(n), 0);
+  // A non-manager sees the part of the tree they manage; the departments above it are named, read-only.
+  const above = fullTree[0]?.ancestors ?? [];
 
   return (
     <PageShell title={title} extra={canCreate && fullTree.length > 0 ? createButton(t('departments.create')) : null}>
@@ -105,7 +107,10 @@ export default function DepartmentPage() {
             </Button>
           </Flex>
           {fullTree.length > 0 && (
-            <Typography.Text type="secondary">{t('departments.summary', { departments: countNodes(fullTree), members: totalMembers })}</Typography.Text>
+            <Flex gap={16} align="center" wrap>
+              {above.length > 0 && <Typography.Text type="secondary" data-testid="department-ancestors">{t('scopeRules.ancestors', { path: above.map((a) => a.name).join(' / ') })}</Typography.Text>}
+              <Typography.Text type="secondary">{t('departments.summary', { departments: countNodes(fullTree), members: totalMembers })}</Typography.Text>
+            </Flex>
           )}
         </Flex>
         <DepartmentTreeTable

@@ -1,4 +1,4 @@
-import { adAccountSchema, AD_ACCOUNT_SORT_FIELDS, pageBodySchema, pageResultSchema, platformSchema, type ListAdAccountsBody } from '@ads/contracts';
+import { adAccountSchema, AD_ACCOUNT_SORT_FIELDS, assetPageResultSchema, pageBodySchema, platformSchema, type ListAdAccountsBody } from '@ads/contracts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { api } from '@/lib/api-client';
@@ -15,7 +15,7 @@ export const hostingQuerySchema = pageBodySchema.extend({
 });
 export type HostingQuery = z.output<typeof hostingQuerySchema>;
 
-export const hostingPageSchema = pageResultSchema(adAccountSchema);
+export const hostingPageSchema = assetPageResultSchema(adAccountSchema);
 export type HostingPage = z.infer<typeof hostingPageSchema>;
 
 /** The /ad-accounts/list body of one side of the screen. */

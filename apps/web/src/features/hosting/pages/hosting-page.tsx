@@ -93,7 +93,7 @@ export default function HostingPage() {
           <ListEmpty
             query={list}
             filtered={hasFilters}
-            emptyText={hosted ? t('emptyHosted') : t('emptyAvailable')}
+            emptyText={list.data?.outside_scope ? t(hosted ? 'outsideHosted' : 'outsideAvailable', { count: list.data.outside_scope }) : hosted ? t('emptyHosted') : t('emptyAvailable')}
             emptyAction={
               hosted && (availableCount ?? 0) > 0 ? (
                 <Button type="primary" icon={<CloudServerOutlined />} onClick={() => switchTab('available')}>

@@ -151,12 +151,12 @@ interface EditorPickerProps {
   style?: CSSProperties;
 }
 
-/** The editor (剪辑师): any enabled user, searched on the server by name or account. */
+/** The editor (剪辑师): anyone who works on materials, searched on the server by name or account. */
 export function EditorPicker({ value, onChange, onPicked, currentLabel, placeholder, id, style }: EditorPickerProps) {
   const [keyword, setKeyword] = useState('');
   const [chosen, setChosen] = useState<ReadonlyMap<number, string>>(new Map());
   const debounced = useDebouncedValue(keyword.trim());
-  const users = useSimpleUsers(debounced ? { keyword: debounced } : {});
+  const users = useSimpleUsers({ purpose: 'editor', ...(debounced && { keyword: debounced }) });
   const options = useMemo(() => {
     const list = (users.data ?? []).map((u) => ({ value: u.id, label: `${u.name} (${u.account})`, name: u.name }));
     if (value != null && !list.some((o) => o.value === value)) {

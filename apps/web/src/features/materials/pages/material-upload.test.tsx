@@ -89,6 +89,8 @@ describe('material upload', { timeout: 60_000 }, () => {
     await user.click(await screen.findByTitle('Spanish (es)'));
     await user.click(panel.getByLabelText('Editor'));
     await user.click(await screen.findByTitle('Alice (alice)'));
+    // Editors are looked up as such: anyone who works on materials, not only the people in one's data scope.
+    expect(api.lastBody('/sys-users/simple_list')).toEqual({ purpose: 'editor' });
     await user.type(panel.getByLabelText('Remark'), 'summer sale');
     await user.upload(input() as HTMLInputElement, [video('shoe.mp4', 10_000)]);
 
@@ -120,6 +122,21 @@ describe('material upload', { timeout: 60_000 }, () => {
     // The same bytes would be refused again: it can only leave the list.
     expect(row('broken.mp4').queryByRole('button', { name: 'Retry broken.mp4' })).toBeNull();
     expect(row('broken.mp4').getByRole('button', { name: 'Remove from list broken.mp4' })).toBeTruthy();
+  });
+
+  it("shows the server's quota and disk refusals, and lets the file be tried again later", async () => {
+    const { user, input, transfers } = setup();
+    await screen.findByText('hook-v1.mp4');
+    await user.upload(input() as HTMLInputElement, [video('many.mp4'), video('full.mp4')]);
+    await waitFor(() => expect(transfers).toHaveLength(2));
+    const quota = 'You have 20 unfinished uploads (at most 20). Finish or cancel some before starting more; unfinished uploads are removed after 7 days.';
+    transfers[0]!.events.onError({ kind: 'server', message: quota, status: 429 });
+    transfers[1]!.events.onError({ kind: 'server', message: 'The server is low on disk space (1.2 GiB free) and cannot take a file of 4 KiB now. Contact an administrator.', status: 507 });
+    await waitFor(() => expect(row('many.mp4').getByTestId('upload-error').textContent).toBe(quota));
+    expect(row('full.mp4').getByTestId('upload-error').textContent).toMatch(/^The server is low on disk space/);
+    // Not the file's fault: once there is room it can go again.
+    expect(row('many.mp4').getByRole('button', { name: 'Retry many.mp4' })).toBeTruthy();
+    expect(row('full.mp4').getByRole('button', { name: 'Retry full.mp4' })).toBeTruthy();
   });
 
   it('pauses, resumes and cancels a file', async () => {

@@ -1,6 +1,6 @@
 import type { HttpResponse } from 'tus-js-client';
 import { describe, expect, it } from 'vitest';
-import { uploadErrorOf, uploadIdOf } from './tus-transfer';
+import { isRetryableStatus, uploadErrorOf, uploadIdOf } from './tus-transfer';
 
 const response = (status: number, body: string): HttpResponse => ({
   getStatus: () => status,
@@ -32,4 +32,16 @@ describe('tus wiring', () => {
     expect(uploadErrorOf(detailed(response(200, JSON.stringify({ code: 401, message: 'Login expired', data: null }))))).toEqual({ kind: 'session' });
     expect(uploadErrorOf(detailed(null))).toEqual({ kind: 'network' });
   });
+
+  it("shows the server's quota and disk refusals at once instead of retrying them silently", () => {
+    expect(uploadErrorOf(detailed(response(429, 'You have 20 unfinished uploads (at most 20). Finish or cancel some before starting more.\n')))).toEqual({
+      kind: 'server',
+      message: 'You have 20 unfinished uploads (at most 20). Finish or cancel some before starting more.',
+      status: 429,
+    });
+    expect(uploadErrorOf(detailed(response(507, '服务器磁盘空间不足（剩余 1.2 GiB），暂时不能接收 3 GiB 的文件，请联系管理员\n')))).toMatchObject({ kind: 'server', status: 507 });
+    expect([507, 429, 413].map(isRetryableStatus)).toEqual([false, false, false]);
+    expect([0, 409, 423, 500, 502, 503].map(isRetryableStatus)).toEqual([true, true, true, true, true, true]);
+  });
 });
+

@@ -61,6 +61,13 @@ const withAuth = (req: HttpRequest) => {
   req.setHeader('Accept-Language', acceptLanguage());
 };
 
+/**
+ * Whether tus-js-client retries a request on its own: its rule (unless a 4xx other than 409/423),
+ * except 507 — the server's disk is full, and minutes of silent retries would only hide the
+ * reason it sent; the file shows it and can be retried by hand.
+ */
+export const isRetryableStatus = (status: number) => (status < 400 || status >= 500 || status === 409 || status === 423) && status !== 507;
+
 /** A refusal the same bytes would meet again (type, size, corrupt file): the stored URL is of no use. */
 const isFinal = (e: UploadError) => e.kind === 'server' && isFinalStatus(e.status);
 
@@ -101,10 +108,8 @@ export function createTusTransfer(file: File, metadata: Record<string, string>, 
       if (isFinal(error)) void forgetStored();
       events.onError(error);
     },
-    // tus-js-client's own rule (retry unless a 4xx other than 409/423, and only online), told to the queue.
     onShouldRetry: (err, attempt) => {
-      const status = err.originalResponse?.getStatus() ?? 0;
-      const retry = (status < 400 || status >= 500 || status === 409 || status === 423) && navigator.onLine !== false;
+      const retry = isRetryableStatus(err.originalResponse?.getStatus() ?? 0) && navigator.onLine !== false;
       if (retry) events.onRetry?.(attempt + 1);
       return retry;
     },

@@ -1,4 +1,4 @@
-import { listPagesBodySchema, pageResultSchema, pageSchema, type ListPagesBody } from '@ads/contracts';
+import { assetPageResultSchema, listPagesBodySchema, pageSchema, type ListPagesBody } from '@ads/contracts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { api } from '@/lib/api-client';
@@ -8,7 +8,7 @@ import { rootKeys } from '@/lib/query-keys';
 export const pagesQuerySchema = listPagesBodySchema;
 export type PagesQuery = z.output<typeof pagesQuerySchema>;
 
-export const pagesPageSchema = pageResultSchema(pageSchema);
+export const pagesPageSchema = assetPageResultSchema(pageSchema);
 export type PagesPage = z.infer<typeof pagesPageSchema>;
 
 export const pageKeys = {

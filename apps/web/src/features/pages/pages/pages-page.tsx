@@ -72,7 +72,7 @@ export default function PagesPage() {
           query={query}
           data={pages.data}
           loading={pages.isFetching}
-          empty={<ListEmpty query={pages} filtered={hasFilters} emptyText={t('pages.empty')} emptyAction={<ConnectFirstButton />} />}
+          empty={<ListEmpty query={pages} filtered={hasFilters} emptyText={pages.data?.outside_scope ? t('outsideScope.pages', { count: pages.data.outside_scope }) : t('pages.empty')} emptyAction={<ConnectFirstButton />} />}
           selectedIds={[...selected.keys()]}
           onSelect={(ids, rows) => setSelected((prev) => new Map(ids.map((id) => [id, rows.find((r) => r?.id === id) ?? prev.get(id)!] as const).filter(([, p]) => p)))}
           onQueryChange={setQuery}

@@ -1,4 +1,4 @@
-import { listPersonalAccountsBodySchema, pageResultSchema, personalAccountSchema, type ListPersonalAccountsBody } from '@ads/contracts';
+import { assetPageResultSchema, listPersonalAccountsBodySchema, personalAccountSchema, type ListPersonalAccountsBody } from '@ads/contracts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { api } from '@/lib/api-client';
@@ -9,7 +9,7 @@ import { urlBoolean } from '@/lib/url-params';
 export const personalAccountsQuerySchema = listPersonalAccountsBodySchema.extend({ hosted: urlBoolean.optional() });
 export type PersonalAccountsQuery = z.output<typeof personalAccountsQuerySchema>;
 
-export const personalAccountsPageSchema = pageResultSchema(personalAccountSchema);
+export const personalAccountsPageSchema = assetPageResultSchema(personalAccountSchema);
 export type PersonalAccountsPage = z.infer<typeof personalAccountsPageSchema>;
 
 export const personalAccountKeys = {

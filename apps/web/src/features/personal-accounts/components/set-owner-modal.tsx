@@ -3,7 +3,7 @@ import { App, Form, Modal, Tag, Typography } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { UserPicker } from '@/components/user-picker';
-import { assignableDepartmentId, isManager, type Viewer } from '@/lib/permissions';
+import { assignableDepartmentId, seesCompanyAssets, type Viewer } from '@/lib/permissions';
 import { useSetOwner } from '../api/use-set-owner';
 
 const MAX_NAMES = 20;
@@ -64,9 +64,9 @@ export function SetOwnerModal({ accounts, viewer, onClose, onSaved }: Props) {
         <Form.Item
           name="owner_user_id"
           label={t('personal.owner.owner')}
-          // Only managers may leave an account without an owner (the server refuses others).
-          extra={isManager(viewer) ? t('personal.owner.help') : undefined}
-          rules={isManager(viewer) ? [] : [{ required: true, message: t('personal.owner.required') }]}
+          // Only managers (and a company asset scope) may leave an account without an owner (the server refuses others).
+          extra={seesCompanyAssets(viewer) ? t('personal.owner.help') : undefined}
+          rules={seesCompanyAssets(viewer) ? [] : [{ required: true, message: t('personal.owner.required') }]}
         >
           <UserPicker placeholder={t('personal.owner.placeholder')} currentLabel={single?.owner?.name ?? null} departmentId={assignableDepartmentId(viewer)} />
         </Form.Item>

@@ -1,3 +1,4 @@
+import dayjs from 'dayjs';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { navigateAway } from '@/lib/navigate-away';
@@ -175,6 +176,7 @@ describe('personal accounts page', { timeout: 60_000 }, () => {
         tasks: [
           buildTask({ id: 71, title: 'Sync personal accounts', status: 'success', message: 'Synced 1 personal account: 36 ad accounts', finished_at: daysFromNow(-0.01) }),
           buildTask({ id: 72, title: 'Check tokens', status: 'failed', error: 'Rate limited by the platform', trigger: 'schedule' }),
+          buildTask({ id: 73, title: 'Sync personal accounts', status: 'queued', start_at: '2030-01-02T03:04:00Z', created_by_name: 'Mona' }),
         ],
       },
     });
@@ -182,6 +184,8 @@ describe('personal accounts page', { timeout: 60_000 }, () => {
     await user.click(screen.getByRole('button', { name: /Tasks/ }));
     const drawer = await findDialog('Tasks');
     expect(await drawer.findByText('Synced 1 personal account: 36 ad accounts')).toBeTruthy();
+    // A task queued to start later says when.
+    expect(drawer.getByText(new RegExp(`Started by Mona · .* · starts ${dayjs('2030-01-02T03:04:00Z').format('YYYY-MM-DD HH:mm')} \\(in \\d+ years\\)`))).toBeTruthy();
     expect(drawer.getByText('Rate limited by the platform')).toBeTruthy();
     expect(drawer.getByText('Failed')).toBeTruthy();
     expect(api.lastBody('/tasks/list')).toEqual({ page: 1, page_size: 30, sort_field: 'queued_at', sort_order: 'descend' });

@@ -206,7 +206,7 @@ export function PersonalAccountsScreen({ mode }: { mode: 'manage' | 'connect' })
           data={accounts.data}
           loading={accounts.isFetching}
           viewer={viewer}
-          empty={<ListEmpty query={accounts} filtered={hasFilters} emptyText={t('personal.empty')} />}
+          empty={<ListEmpty query={accounts} filtered={hasFilters} emptyText={accounts.data?.outside_scope ? t('outsideScope.personal', { count: accounts.data.outside_scope }) : t('personal.empty')} />}
           selectedIds={[...selected.keys()]}
           onSelect={(ids, rows) => setSelected((prev) => new Map(ids.map((id) => [id, rows.find((r) => r?.id === id) ?? prev.get(id)!] as const).filter(([, a]) => a)))}
           onQueryChange={setQuery}

@@ -1,4 +1,4 @@
-import { listPixelsBodySchema, pageResultSchema, pixelSchema, type ListPixelsBody } from '@ads/contracts';
+import { assetPageResultSchema, listPixelsBodySchema, pixelSchema, type ListPixelsBody } from '@ads/contracts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { api } from '@/lib/api-client';
@@ -8,7 +8,7 @@ import { rootKeys } from '@/lib/query-keys';
 export const pixelsQuerySchema = listPixelsBodySchema;
 export type PixelsQuery = z.output<typeof pixelsQuerySchema>;
 
-export const pixelsPageSchema = pageResultSchema(pixelSchema);
+export const pixelsPageSchema = assetPageResultSchema(pixelSchema);
 export type PixelsPage = z.infer<typeof pixelsPageSchema>;
 
 export const pixelKeys = {

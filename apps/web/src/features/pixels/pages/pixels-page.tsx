@@ -59,7 +59,7 @@ export default function PixelsPage() {
           query={query}
           data={pixels.data}
           loading={pixels.isFetching}
-          empty={<ListEmpty query={pixels} filtered={hasFilters} emptyText={t('pixels.empty')} emptyAction={<ConnectFirstButton />} />}
+          empty={<ListEmpty query={pixels} filtered={hasFilters} emptyText={pixels.data?.outside_scope ? t('outsideScope.pixels', { count: pixels.data.outside_scope }) : t('pixels.empty')} emptyAction={<ConnectFirstButton />} />}
           selectedIds={[...selected.keys()]}
           onSelect={(ids, rows) => setSelected((prev) => new Map(ids.map((id) => [id, rows.find((r) => r?.id === id) ?? prev.get(id)!] as const).filter(([, p]) => p)))}
           onQueryChange={setQuery}

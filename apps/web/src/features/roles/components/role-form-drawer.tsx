@@ -1,18 +1,20 @@
-import type { Role } from '@ads/contracts';
-import { App, Button, Drawer, Flex, Form, Input } from 'antd';
+import type { AssetScope, Role } from '@ads/contracts';
+import { App, Button, Drawer, Flex, Form, Input, Switch } from 'antd';
 import { useCallback, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { applyFieldErrors } from '@/lib/form-errors';
-import { canGrantPaths, type Viewer } from '@/lib/permissions';
+import { canGrantPaths, isManager, type Viewer } from '@/lib/permissions';
 import { useCreateRole } from '../api/use-create-role';
 import { useEditRole } from '../api/use-edit-role';
 import { PathTree } from './path-tree';
-import { toLeafPaths } from './route-paths';
+import { toLeafPaths, toStoredPaths } from './route-paths';
 
 interface FormValues {
   name: string;
   remark?: string;
+  /** The checked pages; saved with their groups (toStoredPaths). */
   paths: string[];
+  asset_scope: AssetScope;
 }
 
 const NAME_MAX = 32;
@@ -31,7 +33,7 @@ interface Props {
   onClose: () => void;
 }
 
-/** Create or edit a role: name, remark and the pages it grants (saved as leaf paths). */
+/** Create or edit a role: name, remark, the pages it grants (saved with their groups) and its authorization asset scope. */
 export function RoleFormDrawer({ target, viewer, onClose }: Props) {
   const { t } = useTranslation('sys');
   const { t: tc } = useTranslation();
@@ -45,11 +47,11 @@ export function RoleFormDrawer({ target, viewer, onClose }: Props) {
   useEffect(() => {
     if (!target) return;
     form.resetFields();
-    if (editing) form.setFieldsValue({ name: editing.name, remark: editing.remark, paths: toLeafPaths(editing.paths) });
+    if (editing) form.setFieldsValue({ name: editing.name, remark: editing.remark, paths: toLeafPaths(editing.paths), asset_scope: editing.asset_scope });
   }, [form, target, editing]);
 
   const handleFinish = async (v: FormValues) => {
-    const body = { name: v.name.trim(), remark: v.remark?.trim() ?? '', paths: v.paths };
+    const body = { name: v.name.trim(), remark: v.remark?.trim() ?? '', paths: toStoredPaths(v.paths), asset_scope: v.asset_scope };
     try {
       if (editing) {
         await editRole.mutateAsync({ id: editing.id, ...body });
@@ -81,7 +83,7 @@ export function RoleFormDrawer({ target, viewer, onClose }: Props) {
         </Flex>
       }
     >
-      <Form<FormValues> form={form} layout="vertical" onFinish={handleFinish} initialValues={{ paths: [] }} name="role-form" autoComplete="off">
+      <Form<FormValues> form={form} layout="vertical" onFinish={handleFinish} initialValues={{ paths: [], asset_scope: 'own' }} name="role-form" autoComplete="off">
         <Form.Item
           name="name"
           label={t('roles.form.name')}
@@ -95,6 +97,16 @@ export function RoleFormDrawer({ target, viewer, onClose }: Props) {
         </Form.Item>
         <Form.Item name="paths" label={t('roles.form.paths')} extra={t('roles.form.pathsHelp')}>
           <PathTree canGrant={canGrant} />
+        </Form.Item>
+        <Form.Item
+          name="asset_scope"
+          label={t('scopeRules.assetScope')}
+          extra={isManager(viewer) ? t('scopeRules.assetScopeHelp') : `${t('scopeRules.assetScopeHelp')} ${t('scopeRules.assetScopeManagerOnly')}`}
+          valuePropName="checked"
+          getValueProps={(v: AssetScope) => ({ checked: v === 'company' })}
+          normalize={(checked: boolean): AssetScope => (checked ? 'company' : 'own')}
+        >
+          <Switch disabled={!isManager(viewer)} checkedChildren={t('scopeRules.assetScopeCompany')} unCheckedChildren={t('scopeRules.assetScopeOwn')} />
         </Form.Item>
       </Form>
     </Drawer>

@@ -4,7 +4,6 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '@/lib/format';
 import { columnSortOrder, listPagination, nextListState } from '@/lib/list-table';
-import { canGrantPaths, type Viewer } from '@/lib/permissions';
 import { useSettings } from '@/stores/settings-store';
 import type { RolesPage, RolesQuery } from '../api/use-roles';
 import { routeTitle, toLeafPaths } from './route-paths';
@@ -13,7 +12,6 @@ interface Props {
   query: RolesQuery;
   data: RolesPage | undefined;
   loading: boolean;
-  viewer: Viewer;
   empty: ReactNode;
   onQueryChange: (next: RolesQuery) => void;
   onEdit: (role: Role) => void;
@@ -21,13 +19,27 @@ interface Props {
 }
 
 /** Roles with their page count and members; server-side paging and sorting. */
-export function RoleTable({ query, data, loading, viewer, empty, onQueryChange, onEdit, onDelete }: Props) {
+export function RoleTable({ query, data, loading, empty, onQueryChange, onEdit, onDelete }: Props) {
   const { t } = useTranslation('sys');
   const { t: tc } = useTranslation();
   const locale = useSettings((s) => s.locale);
 
   const columns: TableColumnsType<Role> = [
-    { key: 'name', title: t('roles.columns.name'), dataIndex: 'name', sorter: true, sortOrder: columnSortOrder(query, 'name'), width: 180, ellipsis: true },
+    {
+      key: 'name',
+      title: t('roles.columns.name'),
+      dataIndex: 'name',
+      sorter: true,
+      sortOrder: columnSortOrder(query, 'name'),
+      width: 220,
+      ellipsis: true,
+      render: (name: string, role) => (
+        <Flex gap={6} align="center" wrap={false}>
+          <span>{name}</span>
+          {role.asset_scope === 'company' && <Tag color="gold">{t('scopeRules.companyTag')}</Tag>}
+        </Flex>
+      ),
+    },
     {
       key: 'remark',
       title: t('roles.columns.remark'),
@@ -79,7 +91,8 @@ export function RoleTable({ query, data, loading, viewer, empty, onQueryChange, 
       width: 140,
       fixed: 'right',
       render: (_, role) =>
-        canGrantPaths(viewer, role.paths) ? (
+        // The server says whether the viewer may change it (what it grants, and who holds it).
+        role.editable ? (
           <Flex wrap={false}>
             <Button type="link" size="small" onClick={() => onEdit(role)}>
               {tc('actions.edit')}
@@ -89,7 +102,7 @@ export function RoleTable({ query, data, loading, viewer, empty, onQueryChange, 
             </Button>
           </Flex>
         ) : (
-          <Tooltip title={t('roles.cannotEdit')}>
+          <Tooltip title={t('scopeRules.roleNotEditable')}>
             <Typography.Text type="secondary">{tc('dash')}</Typography.Text>
           </Tooltip>
         ),

@@ -1,23 +1,29 @@
+import { groupWithPages, IS_ADMIN_STAFF } from '@ads/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { buildRole } from '@/testing/factories';
 import { findDialog, rowOf } from '@/testing/dom';
 import { mockApi } from '@/testing/mock-api';
-import { renderScreen } from '@/testing/render';
+import { manager, renderScreen } from '@/testing/render';
 import { sysBackend } from '@/testing/sys-backend';
 import { LEAF_PATHS } from '../components/route-paths';
 import RolePage from './role-page';
 
-function setup(url = '/sys/role') {
+/** A staff member holding the role screen, the home page and one authorization page. */
+const staffEditor = { ...manager, id: 7, account: 'editor', is_admin: IS_ADMIN_STAFF, paths: ['/index', '/auth', '/auth/pixel', '/sys', '/sys/role'] };
+
+function setup(url = '/sys/role', user = manager) {
   const backend = sysBackend({
     roles: [
-      buildRole({ id: 1, name: 'Optimizer', remark: 'Publishes and watches', paths: ['/index', '/advertising/publish', '/advertising/user'], member_count: 12 }),
-      // A group grants its whole subtree.
-      buildRole({ id: 2, name: 'Auth clerk', paths: ['/auth'], member_count: 0 }),
+      buildRole({ id: 1, name: 'Optimizer', remark: 'Publishes and watches', paths: ['/index', '/advertising', '/advertising/publish', '/advertising/user'], member_count: 12 }),
+      // A whole group is stored as the group and every page of it.
+      buildRole({ id: 2, name: 'Auth clerk', paths: groupWithPages('/auth'), member_count: 0, asset_scope: 'company' }),
+      // A group path alone grants the menu entry, no page.
+      buildRole({ id: 3, name: 'Menu only', paths: ['/sys'], member_count: 0 }),
     ],
   });
   const api = mockApi(backend.handlers);
-  const view = renderScreen(<RolePage />, { url });
+  const view = renderScreen(<RolePage />, { url, user });
   return { ...view, api, backend };
 }
 
@@ -36,7 +42,10 @@ describe('role page', { timeout: 60_000 }, () => {
     expect(rowOf('Optimizer').getByText('Pages: 3')).toBeTruthy();
     expect(rowOf('Optimizer').getByText('12')).toBeTruthy();
     expect(rowOf('Auth clerk').getByText('Pages: 5')).toBeTruthy();
-    expect(screen.getByText('2 in total')).toBeTruthy();
+    expect(rowOf('Auth clerk').getByText('Company-wide assets')).toBeTruthy();
+    expect(rowOf('Optimizer').queryByText('Company-wide assets')).toBeNull();
+    expect(rowOf('Menu only').getByText('No pages')).toBeTruthy();
+    expect(screen.getByText('3 in total')).toBeTruthy();
     expect(api.lastBody('/sys-roles/list')).toEqual({ page: 1, page_size: 20 });
   });
 
@@ -56,7 +65,7 @@ describe('role page', { timeout: 60_000 }, () => {
     await waitFor(() => expect(api.lastBody('/sys-roles/list')).toEqual({ page: 1, page_size: 20, sort_field: 'member_count', sort_order: 'ascend' }));
   });
 
-  it('asks for a name before sending a new role, then saves only the checked leaf paths', async () => {
+  it('asks for a name before sending a new role, then saves the checked pages with their groups', async () => {
     const { api, user } = setup();
     await screen.findByText('Optimizer');
     await user.click(screen.getByRole('button', { name: /New role/ }));
@@ -73,11 +82,11 @@ describe('role page', { timeout: 60_000 }, () => {
     expect(drawer.getByTestId('paths-checked').textContent).toBe(`4 of ${LEAF_PATHS.length} pages selected`);
     await user.click(drawer.getByRole('button', { name: /Save/ }));
     await waitFor(() =>
-      expect(api.lastBody('/sys-roles/create')).toEqual({ name: 'Clerk', remark: '', paths: ['/index', '/sys/accounts', '/sys/department', '/sys/role'] }),
+      expect(api.lastBody('/sys-roles/create')).toEqual({ name: 'Clerk', remark: '', paths: ['/index', '/sys', '/sys/accounts', '/sys/department', '/sys/role'], asset_scope: 'own' }),
     );
   });
 
-  it('opens a role with its paths ticked (a granted group as all its pages) and saves them as leaves', async () => {
+  it('opens a role with exactly its pages ticked and saves them with their groups and its asset scope', async () => {
     const { api, user } = setup();
     await screen.findByText('Optimizer');
     await user.click(rowOf('Auth clerk').getByRole('button', { name: 'Edit' }));
@@ -90,9 +99,49 @@ describe('role page', { timeout: 60_000 }, () => {
         id: 2,
         name: 'Auth clerk',
         remark: '',
-        paths: ['/auth/homepage', '/auth/site', '/auth/account', '/auth/personage'],
+        paths: ['/auth', '/auth/homepage', '/auth/site', '/auth/account', '/auth/personage'],
+        asset_scope: 'company',
       }),
     );
+  });
+
+  it('ticks nothing for a role storing a group path alone, which grants no page', async () => {
+    const { user } = setup();
+    await screen.findByText('Menu only');
+    await user.click(rowOf('Menu only').getByRole('button', { name: 'Edit' }));
+    const drawer = await findDialog('Edit role "Menu only"');
+    expect(drawer.getByTestId('paths-checked').textContent).toBe(`0 of ${LEAF_PATHS.length} pages selected`);
+  });
+
+  it('lets a manager give a role the company’s authorization assets, with an explanation', async () => {
+    const { api, user } = setup();
+    await screen.findByText('Optimizer');
+    await user.click(rowOf('Optimizer').getByRole('button', { name: 'Edit' }));
+    const drawer = await findDialog('Edit role "Optimizer"');
+    expect(drawer.getByText(/members of this role see every personal account, ad account, page, pixel and site of the company/)).toBeTruthy();
+    const toggle = drawer.getByRole('switch', { name: 'Authorization assets' });
+    expect(toggle.getAttribute('aria-checked')).toBe('false');
+    await user.click(toggle);
+    await user.click(drawer.getByRole('button', { name: /Save/ }));
+    await waitFor(() =>
+      expect(api.lastBody('/sys-roles/edit')).toEqual({ id: 1, name: 'Optimizer', remark: 'Publishes and watches', paths: ['/index', '/advertising', '/advertising/publish', '/advertising/user'], asset_scope: 'company' }),
+    );
+  });
+
+  it('shows a non-manager the asset scope switch locked, and no actions on roles the server says they may not change', async () => {
+    const { api, user, backend } = setup('/sys/role', staffEditor);
+    backend.db.roles[0]!.editable = false;
+    await screen.findByText('Optimizer');
+    expect(rowOf('Optimizer').queryByRole('button', { name: 'Edit' })).toBeNull();
+    expect(rowOf('Menu only').getByRole('button', { name: 'Edit' })).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: /New role/ }));
+    const drawer = await findDialog('New role');
+    expect(drawer.getByRole('switch', { name: 'Authorization assets' }).hasAttribute('disabled')).toBe(true);
+    expect(drawer.getByText(/Only managers can change this/)).toBeTruthy();
+    await user.type(drawer.getByLabelText('Role name'), 'Pixel clerk');
+    await user.click(treeCheckbox('Pixels'));
+    await user.click(drawer.getByRole('button', { name: /Save/ }));
+    await waitFor(() => expect(api.lastBody('/sys-roles/create')).toEqual({ name: 'Pixel clerk', remark: '', paths: ['/auth', '/auth/pixel'], asset_scope: 'own' }));
   });
 
   it('selects every page or none with one click', async () => {

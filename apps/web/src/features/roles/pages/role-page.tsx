@@ -73,7 +73,6 @@ export default function RolePage() {
           query={query}
           data={roles.data}
           loading={roles.isFetching}
-          viewer={viewer}
           empty={empty}
           onQueryChange={setQuery}
           onEdit={setTarget}

@@ -2,7 +2,7 @@ import type { SysUser } from '@ads/contracts';
 import { Alert, App, Form, Modal, Select, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { RoleOption } from '@/lib/lookups/use-role-options';
-import { canGrantPaths, type Viewer } from '@/lib/permissions';
+import { canGrantRole, type Viewer } from '@/lib/permissions';
 import { useBatchSaveUserRole } from '../api/use-batch-save-user-role';
 
 interface Props {
@@ -64,7 +64,7 @@ export function AssignRolesModal({ open, users, roles, viewer, onClose, onSaved 
             allowClear
             showSearch={{ optionFilterProp: 'label' }}
             placeholder={t('accounts.form.rolesPlaceholder')}
-            options={roles.map((r) => ({ value: r.id, label: r.name, disabled: !canGrantPaths(viewer, r.paths) }))}
+            options={roles.map((r) => ({ value: r.id, label: r.name, disabled: !canGrantRole(viewer, r) }))}
           />
         </Form.Item>
       </Form>

@@ -7,7 +7,7 @@ import { DepartmentTreeSelect } from '@/components/department-tree-select';
 import { applyFieldErrors } from '@/lib/form-errors';
 import { md5Hex } from '@/lib/md5';
 import type { RoleOption } from '@/lib/lookups/use-role-options';
-import { canGrantPaths, isManager, managedDepartmentIds, type Viewer } from '@/lib/permissions';
+import { canGrantRole, isManager, managedDepartmentIds, type Viewer } from '@/lib/permissions';
 import { useCreateUser, type CreateUserResult } from '../api/use-create-user';
 import { useEditUser } from '../api/use-edit-user';
 
@@ -189,8 +189,9 @@ export function UserFormModal({ target, viewer, departments, roles, onClose, onC
         <Form.Item name="department_id" label={t('accounts.form.department')} rules={manager ? [] : [{ required: true, message: t('accounts.form.departmentRequired') }]}>
           <DepartmentTreeSelect tree={departments} isSelectable={isSelectable} placeholder={t('accounts.form.departmentPlaceholder')} />
         </Form.Item>
-        <Form.Item name="is_leader" label={t('accounts.form.leader')} extra={t('accounts.form.leaderHelp')} valuePropName="checked">
-          <Switch />
+        <Form.Item name="is_leader" label={t('accounts.form.leader')} extra={manager ? t('accounts.form.leaderHelp') : t('scopeRules.leaderManagerOnly')} valuePropName="checked">
+          {/* Leadership widens a data scope: only managers grant it (the server refuses others). */}
+          <Switch disabled={!manager} />
         </Form.Item>
         <Form.Item name="platform" label={t('accounts.form.platform')}>
           <Radio.Group
@@ -207,8 +208,8 @@ export function UserFormModal({ target, viewer, departments, roles, onClose, onC
             allowClear
             showSearch={{ optionFilterProp: 'label' }}
             placeholder={t('accounts.form.rolesPlaceholder')}
-            // Roles granting pages the viewer lacks cannot be added (the server refuses), only kept.
-            options={roles.map((r) => ({ value: r.id, label: r.name, disabled: !canGrantPaths(viewer, r.paths) && !editing?.roles.some((own) => own.id === r.id) }))}
+            // Roles granting pages (or a company asset scope) the viewer lacks cannot be added (the server refuses), only kept.
+            options={roles.map((r) => ({ value: r.id, label: r.name, disabled: !canGrantRole(viewer, r) && !editing?.roles.some((own) => own.id === r.id) }))}
           />
         </Form.Item>
         <Form.Item name="remark" label={t('accounts.form.remark')} rules={[trimmedLength(0, REMARK_MAX, t('accounts.form.remarkLength'))]}>

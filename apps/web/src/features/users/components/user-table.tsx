@@ -1,5 +1,5 @@
 import { DeleteOutlined, DownOutlined, KeyOutlined, LockOutlined } from '@ant-design/icons';
-import { IS_ADMIN_SUPER, type SysUser } from '@ads/contracts';
+import { IS_ADMIN_STAFF, IS_ADMIN_SUPER, type SysUser } from '@ads/contracts';
 import { Button, Dropdown, Flex, Table, Tag, Tooltip, Typography, type TableColumnsType, type TableProps } from 'antd';
 import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
@@ -42,6 +42,8 @@ interface Props {
   data: UsersPage | undefined;
   loading: boolean;
   viewer: Viewer;
+  /** Roles giving the company's authorization assets: their holders are a wider scope than a viewer without it. */
+  companyRoleIds?: ReadonlySet<number>;
   /** Column keys the user chose to hide (useColumnPrefs); locked columns stay. */
   hidden?: readonly string[];
   empty: ReactNode;
@@ -55,7 +57,7 @@ interface Props {
 }
 
 /** The accounts table: server-side paging and sorting, row actions the viewer may use. */
-export function UserTable({ query, data, loading, viewer, hidden = [], empty, selectedIds, onSelect, onQueryChange, ...actions }: Props) {
+export function UserTable({ query, data, loading, viewer, companyRoleIds, hidden = [], empty, selectedIds, onSelect, onQueryChange, ...actions }: Props) {
   const { t } = useTranslation('sys');
   const { t: tc } = useTranslation();
   const dash = <Typography.Text type="secondary">{tc('dash')}</Typography.Text>;
@@ -151,7 +153,7 @@ export function UserTable({ query, data, loading, viewer, hidden = [], empty, se
       title: tc('table.actions'),
       fixed: 'right',
       width: 190,
-      render: (_, u) => <RowActions user={u} viewer={viewer} {...actions} />,
+      render: (_, u) => <RowActions user={u} viewer={viewer} companyRoleIds={companyRoleIds} {...actions} />,
     },
   ];
   const columns = allColumns.filter((c) => LOCKED_COLUMNS.has(String(c.key)) || !hiddenSet.has(String(c.key)));
@@ -174,7 +176,7 @@ export function UserTable({ query, data, loading, viewer, hidden = [], empty, se
         selectedRowKeys: selectedIds,
         preserveSelectedRowKeys: true,
         onChange: (keys, rows) => onSelect(keys as number[], rows),
-        getCheckboxProps: (u) => ({ disabled: !canManageUser(viewer, u) || u.id === viewer.id, 'aria-label': u.account }),
+        getCheckboxProps: (u) => ({ disabled: !canManageUser(viewer, u, companyRoleIds) || u.id === viewer.id, 'aria-label': u.account }),
       }}
     />
   );
@@ -183,15 +185,21 @@ export function UserTable({ query, data, loading, viewer, hidden = [], empty, se
 function RowActions({
   user,
   viewer,
+  companyRoleIds,
   onEdit,
   onToggleStatus,
   onResetPassword,
   onDelete,
-}: { user: SysUser; viewer: Viewer } & Pick<Props, 'onEdit' | 'onToggleStatus' | 'onResetPassword' | 'onDelete'>) {
+}: { user: SysUser; viewer: Viewer } & Pick<Props, 'companyRoleIds' | 'onEdit' | 'onToggleStatus' | 'onResetPassword' | 'onDelete'>) {
   const { t } = useTranslation('sys');
   const { t: tc } = useTranslation();
-  if (!canManageUser(viewer, user)) {
-    const why = user.is_admin === IS_ADMIN_SUPER ? t('accounts.superAdminLocked') : t('accounts.cannotManage');
+  if (!canManageUser(viewer, user, companyRoleIds)) {
+    const why =
+      user.is_admin === IS_ADMIN_SUPER
+        ? t('accounts.superAdminLocked')
+        : user.is_admin === IS_ADMIN_STAFF && canManageUser(viewer, { ...user, is_leader: 0, roles: [] })
+          ? t('scopeRules.cannotManageWider')
+          : t('accounts.cannotManage');
     return (
       <Tooltip title={why}>
         <Typography.Text type="secondary" aria-label={why}>

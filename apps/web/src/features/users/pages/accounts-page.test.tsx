@@ -1,10 +1,11 @@
+import type { SysUser } from '@ads/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { md5Hex } from '@/lib/md5';
 import { buildDepartment, buildRole, buildUser } from '@/testing/factories';
 import { mockApi, MockRefusal } from '@/testing/mock-api';
 import { findDialog, rowOf } from '@/testing/dom';
-import { renderScreen } from '@/testing/render';
+import { manager, renderScreen } from '@/testing/render';
 import { GENERATED_PASSWORD, RESET_PASSWORD, sysBackend } from '@/testing/sys-backend';
 import AccountsPage from './accounts-page';
 
@@ -12,10 +13,12 @@ const ops = buildDepartment({ id: 11, name: 'Operations', member_count: 2 });
 const optimizer = buildRole({ id: 21, name: 'Optimizer' });
 const editor = buildRole({ id: 22, name: 'Editor' });
 
-function setup({ url = '/sys/accounts', overrides = {} }: { url?: string; overrides?: Parameters<typeof mockApi>[0] } = {}) {
+const clerkRole = buildRole({ id: 23, name: 'Auth clerk', asset_scope: 'company' });
+
+function setup({ url = '/sys/accounts', overrides = {}, viewer = manager, more = [] }: { url?: string; overrides?: Parameters<typeof mockApi>[0]; viewer?: typeof manager; more?: SysUser[] } = {}) {
   const backend = sysBackend({
     departments: [ops],
-    roles: [optimizer, editor],
+    roles: [optimizer, editor, clerkRole],
     users: [
       buildUser({ id: 1, account: 'manager', name: 'Mona', is_admin: 1 }),
       buildUser({ id: 2, account: 'admin', name: 'Super', is_admin: 9 }),
@@ -30,10 +33,11 @@ function setup({ url = '/sys/accounts', overrides = {} }: { url?: string; overri
         login_at: '2026-03-02T10:00:00.000Z',
       }),
       buildUser({ id: 4, account: 'bob', name: 'Bob', status: 'disabled' }),
+      ...more,
     ],
   });
   const api = mockApi({ ...backend.handlers, ...overrides });
-  const view = renderScreen(<AccountsPage />, { url });
+  const view = renderScreen(<AccountsPage />, { url, user: viewer });
   return { ...view, api, backend };
 }
 
@@ -223,6 +227,32 @@ describe('accounts page', { timeout: 60_000 }, () => {
     const superRow = rowOf('admin');
     expect(superRow.queryByRole('button', { name: 'Edit' })).toBeNull();
     expect(superRow.getByLabelText('The super admin account cannot be changed here')).toBeTruthy();
+  });
+
+  it('leaves leaders and holders of company-wide roles to managers, and locks the leader switch and those roles for a staff member', async () => {
+    const hr = { ...manager, id: 50, account: 'hr', is_admin: 0, department_id: 11, paths: ['/index', '/sys', '/sys/accounts'] };
+    const { user } = setup({
+      viewer: hr,
+      more: [
+        buildUser({ id: 5, account: 'kate', name: 'Kate', department_id: 11, department_name: 'Operations', roles: [{ id: 23, name: 'Auth clerk' }] }),
+        buildUser({ id: 6, account: 'liam', name: 'Liam', department_id: 11, department_name: 'Operations', roles: [{ id: 21, name: 'Optimizer' }] }),
+      ],
+    });
+    await screen.findByText('alice');
+    const wider = 'This user is a leader or a manager, or sees the company’s authorization assets; only managers can manage them';
+    expect(rowOf('alice').queryByRole('button', { name: 'Edit' })).toBeNull();
+    expect(rowOf('alice').getByLabelText(wider)).toBeTruthy();
+    expect(rowOf('kate').getByLabelText(wider)).toBeTruthy();
+    expect(rowOf('manager').getByLabelText('You can only manage staff accounts of your department and the ones below it')).toBeTruthy();
+
+    await user.click(rowOf('liam').getByRole('button', { name: 'Edit' }));
+    const form = await findDialog('Edit account "liam"');
+    expect((form.getByRole('switch', { name: 'Leader' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(form.getByText('Only managers can make someone a leader')).toBeTruthy();
+    await user.click(form.getByLabelText('Roles'));
+    const option = (name: string) => [...document.querySelectorAll('.ant-select-item-option')].find((o) => o.textContent === name)!;
+    await waitFor(() => expect(option('Auth clerk')).toBeTruthy());
+    expect(option('Auth clerk').getAttribute('aria-disabled')).toBe('true');
   });
 
   it('disables an account after confirmation', async () => {

@@ -81,6 +81,7 @@ export default function AccountsPage() {
   );
 
   const selectedUsers = [...selected.values()];
+  const companyRoleIds = useMemo(() => new Set((roles.data ?? []).filter((r) => r.asset_scope === 'company').map((r) => r.id)), [roles.data]);
 
   return (
     <PageShell
@@ -124,6 +125,7 @@ export default function AccountsPage() {
           data={users.data}
           loading={users.isFetching}
           viewer={viewer}
+          companyRoleIds={companyRoleIds}
           hidden={columnPrefs.hidden}
           // While a new query loads over the previous page, say nothing rather than "no results".
           empty={users.isPending || users.isPlaceholderData ? <div style={{ height: 120 }} /> : empty}
