@@ -19,6 +19,8 @@ import { createMediaTools } from './features/materials/media.ts';
 import { createMaterialStorage } from './features/materials/storage.ts';
 import { createTusUploads } from './features/materials/tus.ts';
 import { menuRoutes } from './features/menus/menus.routes.ts';
+import { overviewRoutes } from './features/overview/overview.routes.ts';
+import { createOverviewService } from './features/overview/overview.service.ts';
 import { pageRoutes } from './features/pages/pages.routes.ts';
 import { createPageService } from './features/pages/pages.service.ts';
 import { personalAccountRoutes } from './features/personal-accounts/personal-accounts.routes.ts';
@@ -128,6 +130,7 @@ export async function buildApp({ config, db, driver, clock = systemClock, logger
   // Which ffmpeg reads uploads matters for security updates: say so once.
   app.log.info({ ffmpeg: media.ffmpeg, ffprobe: media.ffprobe }, 'media tools');
   const materials = createMaterialService({ db, clock, jobs, storage, media, signer, reportTimezone: config.reportTimezone, workDir: path.join(config.materials.uploadDir, '.work'), log: app.log });
+  const overview = createOverviewService({ db, personalAccounts, adAccounts, pages, pixels, materials, cron });
   const uploads = createTusUploads({ materials, config: config.materials, log: app.log });
 
   registerErrorHandler(app);
@@ -161,6 +164,7 @@ export async function buildApp({ config, db, driver, clock = systemClock, logger
       await api.register(pixelRoutes(pixels));
       await api.register(siteRoutes(sites, catalog));
       await api.register(materialRoutes(materials, storage, uploads));
+      await api.register(overviewRoutes(overview));
       await api.register(uploads.routes);
     },
     { prefix: '/api' },
