@@ -187,6 +187,9 @@ export async function buildApp({ config, db, driver, clock = systemClock, logger
         if (file.endsWith('.html')) res.setHeader('Cache-Control', 'no-cache');
       },
     });
+    // '/' is the static root, a directory: without a pre-compressed variant to pick (no
+    // Accept-Encoding) @fastify/static refuses it as a directory listing (403). It is the SPA.
+    app.get('/', { config: { public: true } }, (_req, reply) => reply.header('Cache-Control', 'no-cache').type('text/html').sendFile('index.html', { cacheControl: false }));
   }
 
   app.setNotFoundHandler((req, reply) => {
@@ -202,7 +205,8 @@ export async function buildApp({ config, db, driver, clock = systemClock, logger
     // Client routes (no file extension) get the SPA; missing files get a plain 404.
     const last = req.url.split('?')[0]!.split('/').pop() ?? '';
     if (hasWeb && (req.method === 'GET' || req.method === 'HEAD') && !last.includes('.')) {
-      return reply.header('Cache-Control', 'no-cache').type('text/html').sendFile('index.html');
+      // cacheControl: false, or the static defaults (a year, immutable) replace no-cache on the page.
+      return reply.header('Cache-Control', 'no-cache').type('text/html').sendFile('index.html', { cacheControl: false });
     }
     return reply.status(404).type('text/plain').send('Not found');
   });
