@@ -387,3 +387,9 @@ export const importCatalogResultSchema = z.object({
   errors: z.array(z.object({ row: z.number().int(), field: z.string(), message: z.string() })),
 });
 export type ImportCatalogResult = z.infer<typeof importCatalogResultSchema>;
+
+/** /ad-accounts/list: the page plus the totals row (USD sums over every matching account). */
+export const adAccountPageResultSchema = assetPageResultSchema(adAccountSchema).extend({
+  summary: z.object({ amount_spent_usd: z.number(), balance_usd: z.number() }),
+});
+export type AdAccountPageResult = z.infer<typeof adAccountPageResultSchema>;

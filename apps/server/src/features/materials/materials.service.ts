@@ -43,9 +43,6 @@ export const MAX_PUSH_PAIRS = 10_000;
 
 const isUniqueViolation = (err: unknown) => (err as { code?: string }).code === '23505';
 
-/** Route paths of the library: the upload screen and the two menu entries that open it (PRODUCT.md). */
-export const MATERIAL_PATHS = ['/material/upload', '/advertising/video', '/advertising/upload-ec'] as const;
-
 /** URL paths of a material's file and thumbnail (signed: lib/signed-url.ts). */
 export const fileUrlPath = (id: number) => `/api/material/file/${id}`;
 export const thumbUrlPath = (id: number) => `/api/material/thumb/${id}`;
