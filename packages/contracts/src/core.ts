@@ -5,3 +5,4 @@
 export * from './codes.ts';
 export * from './routes.ts';
 export * from './paths.ts';
+export * from './endpoints/define.ts';
