@@ -114,8 +114,8 @@ export async function buildApp({ config, db, driver, clock = systemClock, logger
   const users = createUserService({ db, clock });
   const departments = createDepartmentService({ db, clock });
   const roles = createRoleService({ db, clock });
-  const cron = createCronService({ db, jobs, clock });
   const tasks = createTaskService({ db, jobs });
+  const cron = createCronService({ db, jobs, clock, tasks });
   // Tokens and webhook secrets at rest; the key is looked up on first use (migrations run after the build).
   const secrets = secretBoxFor(db, config.tokenEncryptionKey, app.log, config.tokenEncryptionKeyPrevious);
   const sites = createSiteService({ db, clock, secrets, publicUrl: config.publicUrl });

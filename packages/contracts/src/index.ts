@@ -8,4 +8,5 @@ export * from './jobs.ts';
 export * from './materials.ts';
 export * from './metrics.ts';
 export * from './text.ts';
+export * from './rules.ts';
 export * from './endpoints/index.ts';

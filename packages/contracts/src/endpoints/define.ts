@@ -52,7 +52,7 @@ export function define<const P extends string, B extends z.ZodType | null = null
 }
 
 /** Whether a user holding `paths` may make the call (the server runs the same check). */
-export function canCall(endpoint: Pick<AnyEndpoint, 'allow'>, paths: readonly string[]): boolean {
+export function endpointAllows(endpoint: Pick<AnyEndpoint, 'allow'>, paths: readonly string[]): boolean {
   const { allow } = endpoint;
   if (allow === 'public' || allow === 'user') return true;
   return allow.some((p) => paths.includes(p));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ADMIN_PATHS, ASSIGNABLE_PATHS } from '../routes.ts';
-import { allEndpoints, canCall, endpoints, endpointsByPath } from './index.ts';
+import { allEndpoints, endpointAllows, endpoints, endpointsByPath } from './index.ts';
 
 describe('the endpoint table', () => {
   it('declares each path once, in the URL style of SPEC.md (kebab-case module, snake_case action)', () => {
@@ -18,11 +18,11 @@ describe('the endpoint table', () => {
     }
   });
 
-  it('canCall: any one allowed path suffices; user and public calls are open to every session', () => {
-    expect(canCall(endpoints.adAccounts.list, ['/material/upload'])).toBe(true);
-    expect(canCall(endpoints.adAccounts.export, ['/material/upload'])).toBe(false);
-    expect(canCall(endpoints.adAccounts.export, ['/auth/account'])).toBe(true);
-    expect(canCall(endpoints.tasks.list, [])).toBe(true);
-    expect(canCall(endpoints.session.login, [])).toBe(true);
+  it('endpointAllows: any one allowed path suffices; user and public calls are open to every session', () => {
+    expect(endpointAllows(endpoints.adAccounts.list, ['/material/upload'])).toBe(true);
+    expect(endpointAllows(endpoints.adAccounts.export, ['/material/upload'])).toBe(false);
+    expect(endpointAllows(endpoints.adAccounts.export, ['/auth/account'])).toBe(true);
+    expect(endpointAllows(endpoints.tasks.list, [])).toBe(true);
+    expect(endpointAllows(endpoints.session.login, [])).toBe(true);
   });
 });

@@ -25,7 +25,7 @@ import type { RequestContext } from '../../lib/actor.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { UrlSigner } from '../../lib/signed-url.ts';
 import { assertWithin, departmentSubtree, visibleAdAccountIds, visibleUserIds, type ScopeActor } from '../../lib/scope.ts';
-import { writeAudit, type AuditContext } from '../audit/audit.repository.ts';
+import { writeAudit, type AuditContext } from '../audit/audit.service.ts';
 import { isThumbnailSized, md5File, sniff, type MediaTools } from './media.ts';
 import { findMaterialByMd5, findMaterials, findPushes, listMaterials, listPushes, materialFacets, type MaterialListRow, type MaterialScope } from './materials.repository.ts';
 import type { MaterialStorage } from './storage.ts';
