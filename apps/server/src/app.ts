@@ -199,7 +199,12 @@ export async function buildApp({ config, db, driver, clock = systemClock, logger
   app.get('/demo/covers/:file', { config: { public: true } }, (req, reply) => {
     const drama = demoDramas.get((req.params as { file: string }).file);
     if (!drama) return reply.status(404).type('text/plain').send('Not found');
-    return reply.header('Cache-Control', 'public, max-age=86400').type('image/svg+xml').send(demoCoverSvg(drama.id, drama.name, drama.language));
+    // Public pictures: loadable from any address of this server (localhost, 127.0.0.1, PUBLIC_URL).
+    return reply
+      .header('Cache-Control', 'public, max-age=86400')
+      .header('Cross-Origin-Resource-Policy', 'cross-origin')
+      .type('image/svg+xml')
+      .send(demoCoverSvg(drama.id, drama.name, drama.language));
   });
 
   app.setNotFoundHandler((req, reply) => {

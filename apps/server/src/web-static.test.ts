@@ -54,6 +54,8 @@ describe('demo covers', () => {
     expect(res.headers['content-type']).toMatch(/^image\/svg\+xml/);
     expect(res.body).toMatch(/^<svg [^>]*aria-label="总裁的替身新娘"/);
     expect(res.body).toContain('D1001 · ZH');
+    // The stored cover address names PUBLIC_URL; a browser on another address of the server still loads it.
+    expect(res.headers['cross-origin-resource-policy']).toBe('cross-origin');
     // Titles are escaped: the apostrophe of an English title does not break the markup.
     expect((await t.app.inject({ method: 'GET', url: '/demo/covers/E2001.svg' })).body).toContain('The Billionaire’s Secret');
     expect((await t.app.inject({ method: 'GET', url: '/demo/covers/X9999.svg' })).statusCode).toBe(404);
