@@ -15,15 +15,15 @@ async function measure(page: Page, path: string) {
   await expect(table.locator('thead th').first()).toBeVisible();
   return table.evaluate((el) => {
     const body = el.querySelector('.ant-table-content, .ant-table-body') as HTMLElement;
-    const cut = [...el.querySelectorAll('thead th')]
-      .map((th) => th as HTMLElement)
-      // A header cut short is wider inside than its cell (ellipsis or overflow).
-      .filter((th) => th.scrollWidth > th.clientWidth + 1 || [...th.querySelectorAll('*')].some((c) => (c as HTMLElement).scrollWidth > (c as HTMLElement).clientWidth + 1 && getComputedStyle(c).overflow === 'hidden'))
-      .map((th) => th.textContent);
+    // A header cut short is wider inside than its cell, or than its title box beside a sorter.
+    // (A fixed column's shadow widens its own cell: those are judged by their title box only.)
+    const cut = [...el.querySelectorAll<HTMLElement>('thead th:not(.ant-table-cell-fix-start):not(.ant-table-cell-fix-end), thead .ant-table-column-title')]
+      .filter((c) => c.textContent && c.scrollWidth > c.clientWidth + 1)
+      .map((c) => c.textContent);
     return {
       overflow: body.scrollWidth - body.clientWidth,
-      // antd marks a table whose rows pass under a fixed column ("ping").
-      pinged: el.querySelector('.ant-table-ping-right, .ant-table-ping-left') !== null,
+      // antd shows a fixed column's shadow when rows pass under it.
+      pinged: el.querySelector('.ant-table-cell-fix-start-shadow-show, .ant-table-cell-fix-end-shadow-show') !== null,
       cut,
       selectAll: el.querySelector('thead .ant-checkbox-input')?.getAttribute('aria-label') ?? null,
     };
