@@ -11,6 +11,8 @@ test.use({ viewport: { width: 1440, height: 900 } });
 /** What the table at `path` does with its width. */
 async function measure(page: Page, path: string) {
   await page.goto(path);
+  // As with a long page: the vertical scrollbar takes its width too.
+  await page.addStyleTag({ content: 'html { overflow-y: scroll; }' });
   const table = page.locator('.ant-table').first();
   await expect(table.locator('thead th').first()).toBeVisible();
   return table.evaluate((el) => {
