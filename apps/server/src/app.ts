@@ -38,6 +38,8 @@ import { siteRoutes } from './features/sites/sites.routes.ts';
 import { createSiteService } from './features/sites/sites.service.ts';
 import { cronRoutes } from './features/sys-cron/sys-cron.routes.ts';
 import { createCronService } from './features/sys-cron/sys-cron.service.ts';
+import { userPreferenceRoutes } from './features/user-preferences/user-preferences.routes.ts';
+import { createUserPreferenceService } from './features/user-preferences/user-preferences.service.ts';
 import { taskRoutes } from './features/tasks/tasks.routes.ts';
 import { createTaskService } from './features/tasks/tasks.service.ts';
 import { userRoutes } from './features/users/users.routes.ts';
@@ -118,6 +120,7 @@ export async function buildApp({ config, db, driver, clock = systemClock, logger
   const users = createUserService({ db, clock });
   const departments = createDepartmentService({ db, clock });
   const roles = createRoleService({ db, clock });
+  const preferences = createUserPreferenceService({ db, clock });
   const tasks = createTaskService({ db, jobs });
   const cron = createCronService({ db, jobs, clock, tasks });
   // Tokens and webhook secrets at rest; the key is looked up on first use (migrations run after the build).
@@ -162,6 +165,7 @@ export async function buildApp({ config, db, driver, clock = systemClock, logger
       await api.register(roleRoutes(roles));
       await api.register(menuRoutes);
       await api.register(cronRoutes(cron));
+      await api.register(userPreferenceRoutes(preferences));
       await api.register(taskRoutes(tasks));
       await api.register(personalAccountRoutes(personalAccounts));
       await api.register(adAccountRoutes(adAccounts));

@@ -11,3 +11,4 @@ export * from './text.ts';
 export * from './overview.ts';
 export * from './rules.ts';
 export * from './endpoints/index.ts';
+export * from './preferences.ts';

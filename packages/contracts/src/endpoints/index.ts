@@ -3,6 +3,7 @@ import type { AnyEndpoint } from './define.ts';
 import { sysCron, tasks } from './jobs.ts';
 import { materials } from './materials.ts';
 import { overview } from './overview.ts';
+import { userPreferences } from './preferences.ts';
 import { session, sysDepartments, sysMenus, sysRoles, sysUsers } from './sys.ts';
 
 export * from './define.ts';
@@ -32,6 +33,7 @@ export const endpoints = {
   products,
   materials,
   overview,
+  userPreferences,
 };
 
 type Modules = typeof endpoints;
