@@ -68,6 +68,8 @@ export interface AppDeps {
   jobs?: Jobs;
   /** The ad platform (main.ts: the Graph client, pointed at the simulator by default); without one, calls that need it say so. */
   platform?: AdPlatformClient;
+  /** Compare every success answer with its call's answer schema (tests; lib/endpoint.ts). */
+  checkAnswers?: boolean;
 }
 
 /**
@@ -81,7 +83,7 @@ function trustProxyOption(value: Config['trustProxy']): FastifyServerOptions['tr
 }
 
 /** Builds the Fastify instance with every route; it never listens (main.ts and tests decide). */
-export async function buildApp({ config, db, driver, clock = systemClock, logger, logStream, slowRequestMs, jobs = createRecordingJobs({ db, clock, registry: jobRegistry }), platform }: AppDeps) {
+export async function buildApp({ config, db, driver, clock = systemClock, logger, logStream, slowRequestMs, jobs = createRecordingJobs({ db, clock, registry: jobRegistry }), platform, checkAnswers = false }: AppDeps) {
   const logging = loggerOptions(config, logStream);
   const app = Fastify({
     ...logging,
@@ -93,8 +95,9 @@ export async function buildApp({ config, db, driver, clock = systemClock, logger
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
-  // Response schemas document the API; answers are checked by tests, not re-validated on every call.
+  // Response schemas document the API; answers are checked in tests (checkAnswers), not re-validated on every call.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  app.decorate('answerMismatches', checkAnswers ? [] : null);
 
   // An empty JSON body means "no payload" (simple_list's payload is optional), not a parse error.
   app.removeContentTypeParser('application/json');
@@ -115,8 +118,8 @@ export async function buildApp({ config, db, driver, clock = systemClock, logger
   const users = createUserService({ db, clock });
   const departments = createDepartmentService({ db, clock });
   const roles = createRoleService({ db, clock });
-  const cron = createCronService({ db, jobs, clock });
   const tasks = createTaskService({ db, jobs });
+  const cron = createCronService({ db, jobs, clock, tasks });
   // Tokens and webhook secrets at rest; the key is looked up on first use (migrations run after the build).
   const secrets = secretBoxFor(db, config.tokenEncryptionKey, app.log, config.tokenEncryptionKeyPrevious);
   const sites = createSiteService({ db, clock, secrets, publicUrl: config.publicUrl });

@@ -9,3 +9,5 @@ export * from './materials.ts';
 export * from './metrics.ts';
 export * from './text.ts';
 export * from './overview.ts';
+export * from './rules.ts';
+export * from './endpoints/index.ts';

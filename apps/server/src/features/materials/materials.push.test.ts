@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp, type App } from '../../app.ts';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/database.ts';
@@ -77,7 +77,7 @@ beforeAll(async () => {
   // Three slots: pushes (per person) may take two of them.
   runner = createJobs({ db: database.db, platform: sim.platform, clock, config, log: testLog(), registry: [pushMaterialsJob, checkMaterialPushesJob], options: { workers: true, concurrency: 3, ...FAST } });
   await runner.start();
-  app = await buildApp({ config, db: database.db, driver: database.driver, clock, logger: false, jobs: runner, platform: sim.platform });
+  app = await buildApp({ config, db: database.db, driver: database.driver, clock, logger: false, checkAnswers: true, jobs: runner, platform: sim.platform });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const addr = app.server.address();
   baseUrl = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
@@ -128,6 +128,9 @@ async function storeAccounts(fbUser: SimUser, ownerId: number) {
   }
   return ids;
 }
+
+// Every answer is compared with its contract (lib/endpoint.ts).
+afterEach(() => expect(app.answerMismatches).toEqual([]));
 
 afterAll(async () => {
   await app?.close();
@@ -294,8 +297,10 @@ describe('pushing to ad accounts', () => {
     const otherToken = await login(other);
     const otherAccounts = await storeAccounts(await sim.createUser({ ad_accounts: 1 }), other.id);
     const upload = async (as: string, bytes: Buffer, filename: string) => {
-      const { res } = await tusClient(baseUrl, as).upload(bytes, { filename, filetype: 'image/png', platform: 'dj' }, 256 * 1024);
-      return ((await res.json()) as any).data.material.id as number;
+      const tus = tusClient(baseUrl, as);
+      const { res, location } = await tus.upload(bytes, { filename, filetype: 'image/png', platform: 'dj' }, 256 * 1024);
+      expect(res.status).toBe(204);
+      return (await tus.result(location!)).data.material.id as number;
     };
     const mineImage = await upload(token, media.bigImage, 'big.png');
     const theirImage = await upload(otherToken, media.otherImage, 'other.png');

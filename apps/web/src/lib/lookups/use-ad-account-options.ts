@@ -1,4 +1,4 @@
-import type { AdAccount, ListAdAccountsBody, Platform } from '@ads/contracts';
+import { endpoints, type ListAdAccountsBody, type Platform } from '@ads/contracts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { rootKeys } from '@/lib/query-keys';
@@ -25,7 +25,7 @@ export function useAdAccountOptions(keyword: string, opts: { enabled?: boolean; 
   const body: ListAdAccountsBody = { page: 1, page_size: OPTIONS_PAGE_SIZE, sort_field: 'name', sort_order: 'ascend', ...(keyword && { keyword }), ...(opts.platform && { platform: opts.platform }) };
   return useQuery({
     queryKey: adAccountOptionsKey(keyword, opts.platform),
-    queryFn: () => api.post<{ list: AdAccount[]; total: number }>('/ad-accounts/list', body),
+    queryFn: () => api.call(endpoints.adAccounts.list, body),
     select: (page): AdAccountOption[] => page.list.map((a) => ({ id: a.id, name: a.name, platform_id: a.platform_id, currency: a.currency, platform: a.platform })),
     placeholderData: keepPreviousData,
     enabled: opts.enabled ?? true,
