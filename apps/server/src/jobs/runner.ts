@@ -672,7 +672,6 @@ export function createJobs(deps: JobRunnerDeps): JobRunner {
     }
   }
 
-  // eslint-disable-next-line prefer-const -- assigned once below; runs only start after that.
   let engine: JobRunner;
   return (engine = {
     registry,
