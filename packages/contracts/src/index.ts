@@ -8,3 +8,4 @@ export * from './jobs.ts';
 export * from './materials.ts';
 export * from './metrics.ts';
 export * from './text.ts';
+export * from './ad-data.ts';
