@@ -25,6 +25,8 @@ import { createMediaTools } from './features/materials/media.ts';
 import { createMaterialStorage } from './features/materials/storage.ts';
 import { createTusUploads } from './features/materials/tus.ts';
 import { menuRoutes } from './features/menus/menus.routes.ts';
+import { overviewRoutes } from './features/overview/overview.routes.ts';
+import { createOverviewService } from './features/overview/overview.service.ts';
 import { pageRoutes } from './features/pages/pages.routes.ts';
 import { createPageService } from './features/pages/pages.service.ts';
 import { personalAccountRoutes } from './features/personal-accounts/personal-accounts.routes.ts';
@@ -134,6 +136,7 @@ export async function buildApp({ config, db, driver, clock = systemClock, logger
   // Which ffmpeg reads uploads matters for security updates: say so once.
   app.log.info({ ffmpeg: media.ffmpeg, ffprobe: media.ffprobe }, 'media tools');
   const materials = createMaterialService({ db, clock, jobs, storage, media, signer, reportTimezone: config.reportTimezone, workDir: path.join(config.materials.uploadDir, '.work'), log: app.log });
+  const overview = createOverviewService({ db, personalAccounts, adAccounts, pages, pixels, materials, cron });
   const uploads = createTusUploads({ materials, config: config.materials, log: app.log });
   // Ad data: reports, operations (through the platform, re-reading the mirror after each write), the operation log, exchange rates.
   const adReports = createAdReportService({ db, clock, jobs, reportTimezone: config.reportTimezone });
@@ -174,6 +177,7 @@ export async function buildApp({ config, db, driver, clock = systemClock, logger
       await api.register(pixelRoutes(pixels));
       await api.register(siteRoutes(sites, catalog));
       await api.register(materialRoutes(materials, storage, uploads));
+      await api.register(overviewRoutes(overview));
       await api.register(uploads.routes);
       await api.register(adDataRoutes({ reports: adReports, ops: adOps, logs: adLogs, fx }));
     },
@@ -197,6 +201,9 @@ export async function buildApp({ config, db, driver, clock = systemClock, logger
         if (file.endsWith('.html')) res.setHeader('Cache-Control', 'no-cache');
       },
     });
+    // '/' is the static root, a directory: without a pre-compressed variant to pick (no
+    // Accept-Encoding) @fastify/static refuses it as a directory listing (403). It is the SPA.
+    app.get('/', { config: { public: true } }, (_req, reply) => reply.header('Cache-Control', 'no-cache').type('text/html').sendFile('index.html', { cacheControl: false }));
   }
 
   app.setNotFoundHandler((req, reply) => {
@@ -212,7 +219,8 @@ export async function buildApp({ config, db, driver, clock = systemClock, logger
     // Client routes (no file extension) get the SPA; missing files get a plain 404.
     const last = req.url.split('?')[0]!.split('/').pop() ?? '';
     if (hasWeb && (req.method === 'GET' || req.method === 'HEAD') && !last.includes('.')) {
-      return reply.header('Cache-Control', 'no-cache').type('text/html').sendFile('index.html');
+      // cacheControl: false, or the static defaults (a year, immutable) replace no-cache on the page.
+      return reply.header('Cache-Control', 'no-cache').type('text/html').sendFile('index.html', { cacheControl: false });
     }
     return reply.status(404).type('text/plain').send('Not found');
   });

@@ -9,3 +9,4 @@ export * from './materials.ts';
 export * from './metrics.ts';
 export * from './text.ts';
 export * from './ad-data.ts';
+export * from './overview.ts';

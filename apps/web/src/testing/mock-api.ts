@@ -26,6 +26,7 @@ import { assetEndpoints } from './assets-endpoints';
 import { cronEndpoints } from './cron-endpoints';
 import { xlsx } from './contract-helpers';
 import { materialEndpoints } from './materials-endpoints';
+import { overviewEndpoints } from './overview-endpoints';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
@@ -53,6 +54,7 @@ export const endpoints = {
   ...assetEndpoints,
   ...materialEndpoints,
   ...cronEndpoints,
+  ...overviewEndpoints,
 } as const;
 
 export type Endpoint = keyof typeof endpoints;
