@@ -219,6 +219,32 @@ describe('ad operations', () => {
     expect(log.data.list[0].action).toBe('copy');
   });
 
+  it('copies a campaign with overrides; a tree beyond the synchronous limit is copied in chunks', async () => {
+    const campaign = await idOf('ad_campaigns', tree1.campaignId);
+    // The campaign, its ad set and two ads are 4 objects: more than a synchronous copy may create (3).
+    const res = await t.call('/api/ad-ops/copy', { level: 'campaign', ids: [campaign], name: 'One campaign (copy)', status: 'PAUSED' }, { token: tokens.staff1, lang: 'en' });
+    expect(res.data.results[0]).toMatchObject({ result: 'ok' });
+    expect(res.data.results[0].after.objects).toBeGreaterThanOrEqual(4);
+    const copiedId = res.data.results[0].after.copied_id as string;
+    const copied = await t.db.selectFrom('ad_campaigns').select(['id', 'name', 'status']).where('platform_id', '=', copiedId).executeTakeFirstOrThrow();
+    expect(copied).toMatchObject({ name: 'One campaign (copy)', status: 'PAUSED' });
+    const children = await t.db.selectFrom('ads').select('id').where('campaign_id', '=', copied.id).execute();
+    const source = await t.db.selectFrom('ads').select('id').where('campaign_id', '=', campaign).where('deleted_at', 'is', null).execute();
+    expect(children.length).toBe(source.length);
+  });
+
+  it('a zero-decimal currency takes whole units: 1500 JPY is stored as 1500', async () => {
+    const jp = await sim.createUser({ ad_accounts: [{ currency: 'JPY', timezone_name: 'Asia/Tokyo' }], pages: 1, pixels: 1 });
+    await connectUser(t, tokens.manager, jp, (list) => syncPersonalAccountsJob.run(ctx({ ids: list })));
+    const tree = await simTree(sim, jp, jp.ad_accounts[0]!.id, { ads: 1, adsetBudget: 2000 });
+    expect((await syncAdAccountJob.run(ctx({ ad_account_id: await adAccountId(t.db, jp.ad_accounts[0]!.id), mode: 'recent' }))).status).toBe('success');
+    const adset = await idOf('ad_sets', tree.adsetId);
+    const res = await t.call('/api/ad-ops/apply', { level: 'adset', ids: [adset], action: 'budget', daily_budget: 1500 }, { token: tokens.manager });
+    expect(res.data.results[0]).toMatchObject({ result: 'ok', after: { daily_budget_minor: 1500, currency: 'JPY' } });
+    const onPlatform = await graph(sim, jp.access_token, 'GET', tree.adsetId, { fields: 'daily_budget' });
+    expect(onPlatform.daily_budget).toBe('1500');
+  });
+
   it('reconciles a pending act a crash left behind against the platform', async () => {
     const paused = tree1.adIds[0]!; // paused on the platform above, then switched on again
     const ad = await idOf('ads', paused);
