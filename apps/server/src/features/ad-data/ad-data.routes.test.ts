@@ -132,6 +132,33 @@ describe('ad reports', () => {
     expect(row.change.spend).toBeCloseTo((row.metrics.spend - prevRow.metrics.spend) / prevRow.metrics.spend, 9);
   });
 
+  it('the hourly chart of a row adds up to the report day of that row', async () => {
+    const campaign = await idOf('ad_campaigns', tree1.campaignId);
+    const day = await report(tokens.manager, { level: 'campaign', campaign_id: campaign, date_from: from, date_to: from });
+    const chart = await t.call('/api/ad-reports/hourly', { level: 'campaign', id: campaign, day: from }, { token: tokens.manager });
+    expect(chart.data.series).toHaveLength(24);
+    const spend = chart.data.series.reduce((n: number, p: any) => n + p.spend, 0);
+    expect(day.data.list[0].metrics.spend).toBeGreaterThan(0);
+    expect(spend).toBeCloseTo(day.data.list[0].metrics.spend, 2);
+    expect(chart.data.series.reduce((n: number, p: any) => n + p.impressions, 0)).toBe(day.data.list[0].metrics.impressions);
+  });
+
+  it('a manager’s new exchange rate re-prices the report facts it governs; staff may not set rates', async () => {
+    const before = await report(tokens.manager, { level: 'account', ad_account_ids: [acc2] });
+    const euros = await t.db.selectFrom('ad_stats_daily').select((eb) => eb.fn.sum<number>('spend_minor').as('m')).where('ad_account_id', '=', acc2).where('day', '>=', from).where('day', '<=', to).executeTakeFirstOrThrow();
+    const saved = await t.call('/api/fx-rates/save', { currency: 'EUR', day: '2020-01-01', units_per_usd: 0.5 }, { token: tokens.manager });
+    expect(saved.code).toBe(0);
+    expect(saved.data.updated_rows).toBeGreaterThan(0);
+    const after = await report(tokens.manager, { level: 'account', ad_account_ids: [acc2] });
+    // €1 = $2 now: cents are rounded per ad-day, so the total is within a cent per row of 2 × euros.
+    expect(after.data.totals.spend).toBeCloseTo((Number(euros.m) / 100) * 2, 0);
+    expect(after.data.totals.spend).not.toBeCloseTo(before.data.totals.spend, 0);
+    const refused = await t.call('/api/fx-rates/save', { currency: 'EUR', day: '2020-01-01', units_per_usd: 1 }, { token: tokens.staff1 });
+    expect(refused.code).not.toBe(0);
+    const list = await t.call('/api/fx-rates/list', { currency: 'EUR' }, { token: tokens.staff1 });
+    expect(list.data.list[0]).toMatchObject({ currency: 'EUR', units_per_usd: 0.5 });
+  });
+
   it('says as of when the data was synced, and sorts by any metric', async () => {
     const res = await report(tokens.manager, { level: 'ad', sort_field: 'ctr', sort_order: 'ascend' });
     expect(res.data.as_of).toBe(t.clock.now().toISOString());
