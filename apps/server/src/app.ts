@@ -8,6 +8,8 @@ import Fastify, { type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
+import { DRAMAS } from './db/demo-assets.ts';
+import { demoCoverSvg } from './db/demo-covers.ts';
 import { adAccountRoutes } from './features/ad-accounts/ad-accounts.routes.ts';
 import { adDataRoutes } from './features/ad-data/ad-data.routes.ts';
 import { createAdLogService } from './features/ad-data/ad-logs.service.ts';
@@ -72,6 +74,8 @@ export interface AppDeps {
   jobs?: Jobs;
   /** The ad platform (main.ts: the Graph client, pointed at the simulator by default); without one, calls that need it say so. */
   platform?: AdPlatformClient;
+  /** Compare every success answer with its call's answer schema (tests; lib/endpoint.ts). */
+  checkAnswers?: boolean;
 }
 
 /**
@@ -85,7 +89,7 @@ function trustProxyOption(value: Config['trustProxy']): FastifyServerOptions['tr
 }
 
 /** Builds the Fastify instance with every route; it never listens (main.ts and tests decide). */
-export async function buildApp({ config, db, driver, clock = systemClock, logger, logStream, slowRequestMs, jobs = createRecordingJobs({ db, clock, registry: jobRegistry }), platform }: AppDeps) {
+export async function buildApp({ config, db, driver, clock = systemClock, logger, logStream, slowRequestMs, jobs = createRecordingJobs({ db, clock, registry: jobRegistry }), platform, checkAnswers = false }: AppDeps) {
   const logging = loggerOptions(config, logStream);
   const app = Fastify({
     ...logging,
@@ -97,8 +101,9 @@ export async function buildApp({ config, db, driver, clock = systemClock, logger
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
-  // Response schemas document the API; answers are checked by tests, not re-validated on every call.
+  // Response schemas document the API; answers are checked in tests (checkAnswers), not re-validated on every call.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  app.decorate('answerMismatches', checkAnswers ? [] : null);
 
   // An empty JSON body means "no payload" (simple_list's payload is optional), not a parse error.
   app.removeContentTypeParser('application/json');
@@ -119,8 +124,8 @@ export async function buildApp({ config, db, driver, clock = systemClock, logger
   const users = createUserService({ db, clock });
   const departments = createDepartmentService({ db, clock });
   const roles = createRoleService({ db, clock });
-  const cron = createCronService({ db, jobs, clock });
   const tasks = createTaskService({ db, jobs });
+  const cron = createCronService({ db, jobs, clock, tasks });
   // Tokens and webhook secrets at rest; the key is looked up on first use (migrations run after the build).
   const secrets = secretBoxFor(db, config.tokenEncryptionKey, app.log, config.tokenEncryptionKeyPrevious);
   const sites = createSiteService({ db, clock, secrets, publicUrl: config.publicUrl });
@@ -205,6 +210,19 @@ export async function buildApp({ config, db, driver, clock = systemClock, logger
     // Accept-Encoding) @fastify/static refuses it as a directory listing (403). It is the SPA.
     app.get('/', { config: { public: true } }, (_req, reply) => reply.header('Cache-Control', 'no-cache').type('text/html').sendFile('index.html', { cacheControl: false }));
   }
+
+  // Covers of the DEMO=1 dramas, drawn on request (db/demo-covers.ts): no outside host needed.
+  const demoDramas = new Map(DRAMAS.map(([id, name, language]) => [`${id}.svg`, { id, name, language }]));
+  app.get('/demo/covers/:file', { config: { public: true } }, (req, reply) => {
+    const drama = demoDramas.get((req.params as { file: string }).file);
+    if (!drama) return reply.status(404).type('text/plain').send('Not found');
+    // Public pictures: loadable from any address of this server (localhost, 127.0.0.1, PUBLIC_URL).
+    return reply
+      .header('Cache-Control', 'public, max-age=86400')
+      .header('Cross-Origin-Resource-Policy', 'cross-origin')
+      .type('image/svg+xml')
+      .send(demoCoverSvg(drama.id, drama.name, drama.language));
+  });
 
   app.setNotFoundHandler((req, reply) => {
     let url = req.url;

@@ -10,3 +10,5 @@ export * from './metrics.ts';
 export * from './text.ts';
 export * from './ad-data.ts';
 export * from './overview.ts';
+export * from './rules.ts';
+export * from './endpoints/index.ts';

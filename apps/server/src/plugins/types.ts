@@ -6,6 +6,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Every /api route with its declared permission, filled as routes are registered. */
     apiRoutes: readonly ApiRoute[];
+    /** Answers that broke their call's answer schema (lib/endpoint.ts); null when answers are not checked (production). */
+    answerMismatches: string[] | null;
   }
   interface FastifyContextConfig {
     /** Route paths (screens) this endpoint serves; the caller needs at least one of them. */

@@ -1,35 +1,7 @@
-import {
-  AD_ADMIN_PATHS,
-  AD_LOG_PATHS,
-  AD_REPORT_PATHS,
-  adHourlyBodySchema,
-  adHourlyResultSchema,
-  adOperationSchema,
-  adOperationsBodySchema,
-  adOpsApplyBodySchema,
-  adOpsCopyBodySchema,
-  adOpsResultSchema,
-  adReportBodySchema,
-  adReportResultSchema,
-  adSyncBodySchema,
-  adSyncResultSchema,
-  envelope,
-  fxRateSchema,
-  fxRatesBodySchema,
-  metrics,
-  pageResultSchema,
-  saveFxRateBodySchema,
-  textIn,
-  type AdOperation,
-  type AdReportRow,
-  type Lang,
-  type MetricKey,
-  METRIC_KEYS,
-} from '@ads/contracts';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { endpoints, metrics, METRIC_KEYS, textIn, type AdOperation, type AdReportRow, type Lang, type MetricKey } from '@ads/contracts';
+import type { FastifyPluginAsync } from 'fastify';
 import { AppError } from '../../errors.ts';
-import { ok } from '../../lib/reply.ts';
+import { endpoint } from '../../lib/endpoint.ts';
 import { sendXlsx, type XlsxColumn } from '../../lib/xlsx.ts';
 import type { AdLogService } from './ad-logs.service.ts';
 import type { AdOperations, OpResult } from './ad-ops.service.ts';
@@ -39,8 +11,7 @@ import type { FxService } from './fx.service.ts';
 // Ad data endpoints (docs/ad-data-design.md; paths of SPEC.md / PRODUCT.md). Every list, export,
 // chart and action applies data scope in its service.
 
-const REPORTS = [...AD_REPORT_PATHS, ...AD_ADMIN_PATHS];
-const LOGS = [...AD_LOG_PATHS, '/admin/advertising/details'];
+const { adReports, adOps, adOperations, fxRates } = endpoints;
 
 export interface AdDataServices {
   reports: AdReportService;
@@ -81,46 +52,51 @@ function requireOps(ops: AdOperations | undefined): AdOperations {
   return ops;
 }
 
-export function adDataRoutes(s: AdDataServices): FastifyPluginAsyncZod {
+export function adDataRoutes(s: AdDataServices): FastifyPluginAsync {
   return async (app) => {
-    const tags = ['ad-data'];
+    endpoint(app, adReports.list, async (req) => s.reports.list(req.ctx(), req.body));
 
-    app.post('/ad-reports/list', { schema: { tags, body: adReportBodySchema, response: { 200: envelope(adReportResultSchema) } }, config: { paths: REPORTS } }, async (req) => ok(await s.reports.list(req.ctx(), req.body)));
-
-    app.post('/ad-reports/export', { schema: { tags, body: adReportBodySchema }, config: { paths: REPORTS } }, async (req, reply) => {
+    endpoint(app, adReports.export, async (req, reply) => {
       const lang = req.lang;
       const zh = lang === 'zh';
       const keys = req.body.columns?.length ? req.body.columns : METRIC_KEYS.filter((k) => metrics[k].defaultVisible);
       const level = LEVEL_TITLE[req.body.level]!;
+      const objectColumns: XlsxColumn<AdReportRow>[] =
+        req.body.level === 'optimizer' || req.body.level === 'account'
+          ? []
+          : [
+              { header: zh ? '广告账户' : 'Ad account', width: 24, value: (r) => r.ad_account?.name ?? '' },
+              { header: zh ? '投手' : 'Optimizer', width: 14, value: (r) => r.owner?.name ?? (zh ? '未分配' : 'Unassigned') },
+              { header: zh ? '状态' : 'Status', width: 14, value: (r) => r.effective_status ?? '' },
+            ];
       const columns: XlsxColumn<AdReportRow>[] = [
-        { header: level[lang], width: 32, value: (r) => r.name },
+        { header: level[lang], width: 32, value: (r) => r.name || (r.id === 0 ? (zh ? '未分配' : 'Unassigned') : '') },
         { header: 'ID', width: 22, value: (r) => r.platform_id ?? (r.id || '') },
-        ...(req.body.level !== 'optimizer' && req.body.level !== 'account' ? [{ header: zh ? '广告账户' : 'Ad account', width: 24, value: (r: AdReportRow) => r.ad_account?.name ?? '' }, { header: zh ? '投手' : 'Optimizer', width: 14, value: (r: AdReportRow) => r.owner?.name ?? (zh ? '未分配' : 'Unassigned') }, { header: zh ? '状态' : 'Status', width: 14, value: (r: AdReportRow) => r.effective_status ?? '' }] : []),
+        ...objectColumns,
         ...keys.map((k) => ({ header: metrics[k].title[lang], width: 14, value: (r: AdReportRow) => cell(k, r.metrics[k]) })),
       ];
       const file = `${zh ? '广告数据' : 'ad-data'}-${req.body.level}-${req.body.date_from}_${req.body.date_to}.xlsx`;
       return sendXlsx(reply, file, level[lang], columns, (page) => s.reports.exportRows(req.ctx(), req.body, page));
     });
 
-    app.post('/ad-reports/hourly', { schema: { tags, body: adHourlyBodySchema, response: { 200: envelope(adHourlyResultSchema) } }, config: { paths: REPORTS } }, async (req) => ok(await s.reports.hourly(req.ctx(), req.body)));
+    endpoint(app, adReports.hourly, async (req) => s.reports.hourly(req.ctx(), req.body));
+    endpoint(app, adReports.sync, async (req) => s.reports.syncNow(req.ctx(), req.body));
 
-    app.post('/ad-reports/sync', { schema: { tags, body: adSyncBodySchema, response: { 200: envelope(adSyncResultSchema) } }, config: { paths: [...AD_REPORT_PATHS] } }, async (req) => ok(await s.reports.syncNow(req.ctx(), req.body)));
-
-    app.post('/ad-ops/apply', { schema: { tags, body: adOpsApplyBodySchema, response: { 200: envelope(adOpsResultSchema) } }, config: { paths: REPORTS } }, async (req) => {
+    endpoint(app, adOps.apply, async (req) => {
       const ctx = req.ctx();
       const result = await requireOps(s.ops).apply({ type: 'user', actor: ctx.actor }, req.body);
-      return ok({ batch_id: result.batch_id, results: result.results.map((r) => opView(r, ctx.lang)) });
+      return { batch_id: result.batch_id, results: result.results.map((r) => opView(r, ctx.lang)) };
     });
 
-    app.post('/ad-ops/copy', { schema: { tags, body: adOpsCopyBodySchema, response: { 200: envelope(adOpsResultSchema) } }, config: { paths: [...AD_REPORT_PATHS] } }, async (req) => {
+    endpoint(app, adOps.copy, async (req) => {
       const ctx = req.ctx();
       const result = await requireOps(s.ops).copy({ type: 'user', actor: ctx.actor }, req.body);
-      return ok({ batch_id: result.batch_id, results: result.results.map((r) => opView(r, ctx.lang)) });
+      return { batch_id: result.batch_id, results: result.results.map((r) => opView(r, ctx.lang)) };
     });
 
-    app.post('/ad-operations/list', { schema: { tags, body: adOperationsBodySchema, response: { 200: envelope(pageResultSchema(adOperationSchema)) } }, config: { paths: LOGS } }, async (req) => ok(await s.logs.list(req.ctx(), req.body)));
+    endpoint(app, adOperations.list, async (req) => s.logs.list(req.ctx(), req.body));
 
-    app.post('/ad-operations/export', { schema: { tags, body: adOperationsBodySchema }, config: { paths: LOGS } }, async (req, reply) => {
+    endpoint(app, adOperations.export, async (req, reply) => {
       const lang = req.lang;
       const zh = lang === 'zh';
       const json = (v: unknown) => (v === null || v === undefined ? '' : JSON.stringify(v));
@@ -140,8 +116,7 @@ export function adDataRoutes(s: AdDataServices): FastifyPluginAsyncZod {
       return sendXlsx(reply, zh ? '操作日志.xlsx' : 'operation-log.xlsx', zh ? '操作日志' : 'Operations', columns, (page) => s.logs.exportRows(req.ctx(), req.body, page));
     });
 
-    app.post('/fx-rates/list', { schema: { tags, body: fxRatesBodySchema, response: { 200: envelope(pageResultSchema(fxRateSchema)) } }, config: { paths: REPORTS } }, async (req) => ok(await s.fx.list(req.body)));
-
-    app.post('/fx-rates/save', { schema: { tags, body: saveFxRateBodySchema, response: { 200: envelope(z.object({ updated_rows: z.number().int() })) } }, config: { paths: [...AD_REPORT_PATHS] } }, async (req) => ok(await s.fx.save(req.ctx(), req.body)));
+    endpoint(app, fxRates.list, async (req) => s.fx.list(req.body));
+    endpoint(app, fxRates.save, async (req) => s.fx.save(req.ctx(), req.body));
   };
 }

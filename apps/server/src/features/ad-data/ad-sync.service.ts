@@ -9,6 +9,7 @@ import { isAuthFailure, platformDetail } from '../../lib/platform-errors.ts';
 import { addDays, dayIn, localHourStart, startOfDay } from '../../lib/tz.ts';
 import { currencyOffset } from '../../platform/currency.ts';
 import { PlatformError, type AdPlatformClient, type PlatformAd, type PlatformAdSet, type PlatformCampaign, type PlatformCreative } from '../../platform/types.ts';
+import { writeAudit } from '../audit/audit.service.ts';
 import { DAILY_FACT_KEYS, rebucketAd, type DailyFacts, type HourFacts } from './rebucket.ts';
 
 // The sync of one ad account (docs/ad-data-design.md §8): its structure (campaigns, ad sets,
@@ -125,10 +126,7 @@ export function createAdSync(deps: AdSyncDeps) {
         .set({ status: 'invalid', status_reason_key: 'TOKEN_INVALID_DETAIL', status_reason_params: JSON.stringify({ detail: reason }), last_checked_at: now, updated_at: now })
         .where('id', '=', personalAccountId)
         .execute();
-      await trx
-        .insertInto('audit_logs')
-        .values({ actor_id: null, actor_account: null, action: 'personal_account.token_status', entity_type: 'personal_account', entity_id: String(personalAccountId), before: JSON.stringify({ status: before.status }), after: JSON.stringify({ status: 'invalid', reason: 'TOKEN_INVALID_DETAIL', detail: reason }), ip: null, request_id: 'ad-sync', created_at: now })
-        .execute();
+      await writeAudit(trx, { actor: null, ip: null, requestId: 'ad-sync' }, { action: 'personal_account.token_status', entity_type: 'personal_account', entity_id: personalAccountId, before: { status: before.status }, after: { status: 'invalid', reason: 'TOKEN_INVALID_DETAIL', detail: reason } });
     });
   }
 

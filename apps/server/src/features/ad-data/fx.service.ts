@@ -5,7 +5,7 @@ import { AppError } from '../../errors.ts';
 import { isManager, type RequestContext } from '../../lib/actor.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { currencyOffset } from '../../platform/currency.ts';
-import { writeAudit } from '../audit/audit.repository.ts';
+import { writeAudit } from '../audit/audit.service.ts';
 
 // Daily exchange rates (design §2): units of a currency per US dollar; a day without a rate uses
 // the last known earlier one. Managers edit them; the USD columns of the report facts are

@@ -1,17 +1,14 @@
-import { adminOverviewSchema, envelope, homeOverviewSchema } from '@ads/contracts';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ok } from '../../lib/reply.ts';
+import { endpoints } from '@ads/contracts';
+import type { FastifyPluginAsync } from 'fastify';
+import { endpoint } from '../../lib/endpoint.ts';
 import type { OverviewService } from './overview.service.ts';
 
+const api = endpoints.overview;
+
 /** The landing pages: 首页 (/index) for staff, 首页 (/admin/index) for the super admin. */
-export function overviewRoutes(overview: OverviewService): FastifyPluginAsyncZod {
+export function overviewRoutes(overview: OverviewService): FastifyPluginAsync {
   return async (app) => {
-    const tags = ['overview'];
-    app.post('/overview/home', { schema: { tags, response: { 200: envelope(homeOverviewSchema) } }, config: { paths: ['/index'] } }, async (req) =>
-      ok(await overview.home(req.ctx())),
-    );
-    app.post('/overview/admin', { schema: { tags, response: { 200: envelope(adminOverviewSchema) } }, config: { paths: ['/admin/index'] } }, async (req) =>
-      ok(await overview.admin(req.ctx())),
-    );
+    endpoint(app, api.home, async (req) => overview.home(req.ctx()));
+    endpoint(app, api.admin, async (req) => overview.admin(req.ctx()));
   };
 }

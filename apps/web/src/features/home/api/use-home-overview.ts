@@ -1,4 +1,4 @@
-import type { HomeOverview } from '@ads/contracts';
+import { endpoints } from '@ads/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { rootKeys } from '@/lib/query-keys';
@@ -11,5 +11,5 @@ export const overviewKeys = {
 
 /** /overview/home: the caller's counts, in the data scope of each list screen. */
 export function useHomeOverview() {
-  return useQuery({ queryKey: overviewKeys.home(), queryFn: () => api.post<HomeOverview>('/overview/home', {}) });
+  return useQuery({ queryKey: overviewKeys.home(), queryFn: () => api.call(endpoints.overview.home, {}) });
 }
