@@ -1,6 +1,9 @@
 import type { Db } from '../db/database.ts';
+import { createAssetSync } from '../features/personal-accounts/asset-sync.service.ts';
+import { secretBoxFor } from '../lib/crypto.ts';
+import type { AdPlatformClient } from '../platform/types.ts';
 import { startOfDay } from '../lib/tz.ts';
-import type { TestApp } from './build-test-app.ts';
+import { testConfig, type TestApp } from './build-test-app.ts';
 import type { SimUser, TestSimulator } from './simulator.ts';
 
 // Helpers of the ad-data tests: campaigns built on the simulator over its Graph API, and a
@@ -49,12 +52,15 @@ export async function simTree(
   return { campaignId: campaign.id as string, adsetId: adset.id as string, creativeId: creative.id as string, adIds: ads };
 }
 
-/** Connects the sim user's token through the API and runs the asset sync, so ad accounts exist here. Answers the personal account id. */
-export async function connectUser(t: TestApp, managerToken: string, user: SimUser, runAssetSync: (ids: number[]) => Promise<unknown>): Promise<number> {
+/**
+ * Connects the sim user's token through the API and (unless `sync` is false: a job engine does it)
+ * runs the asset sync, so its ad accounts exist here. Answers the personal account id.
+ */
+export async function connectUser(t: TestApp, managerToken: string, user: SimUser, platform: AdPlatformClient, o: { sync?: boolean } = {}): Promise<number> {
   const res = await t.call('/api/personal-accounts/connect_token', { access_token: user.access_token }, { token: managerToken });
   if (res.code !== 0) throw new Error(`connect failed: ${res.message}`);
   const id = res.data.id as number;
-  await runAssetSync([id]);
+  if (o.sync !== false) await createAssetSync({ db: t.db, platform, clock: t.clock, secrets: secretBoxFor(t.db, testConfig().tokenEncryptionKey) }).syncPersonalAccount(id);
   return id;
 }
 

@@ -38,7 +38,7 @@ beforeAll(async () => {
   staffToken = await t.login(staff.account, staff.password);
   user = await sim.createUser({ ad_accounts: 2, pages: 1, pixels: 1 });
   // The connect queues an asset sync on the engine; wait for the ad accounts it brings.
-  await connectUser(t, managerToken, user, async () => {});
+  await connectUser(t, managerToken, user, sim.platform, { sync: false });
   await vi.waitFor(async () => expect((await t.db.selectFrom('ad_accounts').select('id').execute()).length).toBe(2), { timeout: 20_000, interval: 50 });
   accounts = [await adAccountId(t.db, user.ad_accounts[0]!.id), await adAccountId(t.db, user.ad_accounts[1]!.id)];
   await t.db.insertInto('user_ad_accounts').values({ user_id: staff.id, ad_account_id: accounts[0]!, created_at: new Date() }).execute();

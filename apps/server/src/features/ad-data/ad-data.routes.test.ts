@@ -7,7 +7,6 @@ import { buildTestApp, testConfig, type TestApp } from '../../test/build-test-ap
 import { createDepartment, createUser } from '../../test/factories.ts';
 import { testLog } from '../../test/jobs.ts';
 import { startTestSimulator, type SimUser, type TestSimulator } from '../../test/simulator.ts';
-import { syncPersonalAccountsJob } from '../personal-accounts/personal-accounts.jobs.ts';
 import { adSyncOf, syncAdAccountJob } from './ad-data.jobs.ts';
 import { createAdOperations } from './ad-ops.service.ts';
 
@@ -58,7 +57,7 @@ beforeAll(async () => {
     staff2: await t.login(staff2.account, staff2.password),
   };
   user = await sim.createUser({ ad_accounts: [{ currency: 'USD', timezone_name: 'America/Los_Angeles' }, { currency: 'EUR', timezone_name: 'Europe/Berlin' }], pages: 1, pixels: 2 });
-  await connectUser(t, tokens.manager, user, (list) => syncPersonalAccountsJob.run(ctx({ ids: list })));
+  await connectUser(t, tokens.manager, user, sim.platform);
   acc1 = await adAccountId(t.db, user.ad_accounts[0]!.id);
   acc2 = await adAccountId(t.db, user.ad_accounts[1]!.id);
   await t.db.insertInto('user_ad_accounts').values([{ user_id: staff1.id, ad_account_id: acc1, created_at: new Date() }, { user_id: staff2.id, ad_account_id: acc2, created_at: new Date() }]).execute();
@@ -262,7 +261,7 @@ describe('ad operations', () => {
 
   it('a zero-decimal currency takes whole units: 1500 JPY is stored as 1500', async () => {
     const jp = await sim.createUser({ ad_accounts: [{ currency: 'JPY', timezone_name: 'Asia/Tokyo' }], pages: 1, pixels: 1 });
-    await connectUser(t, tokens.manager, jp, (list) => syncPersonalAccountsJob.run(ctx({ ids: list })));
+    await connectUser(t, tokens.manager, jp, sim.platform);
     const tree = await simTree(sim, jp, jp.ad_accounts[0]!.id, { ads: 1, adsetBudget: 2000 });
     expect((await syncAdAccountJob.run(ctx({ ad_account_id: await adAccountId(t.db, jp.ad_accounts[0]!.id), mode: 'recent' }))).status).toBe('success');
     const adset = await idOf('ad_sets', tree.adsetId);

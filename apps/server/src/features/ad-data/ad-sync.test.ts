@@ -6,7 +6,6 @@ import { adAccountId, connectUser, graph, simTree, syncClocks } from '../../test
 import { createUser } from '../../test/factories.ts';
 import { testLog } from '../../test/jobs.ts';
 import { startTestSimulator, type SimUser, type TestSimulator } from '../../test/simulator.ts';
-import { syncPersonalAccountsJob } from '../personal-accounts/personal-accounts.jobs.ts';
 import { syncAdAccountJob, type AdAccountSyncData } from './ad-data.jobs.ts';
 
 // The ad-account sync against the simulator over HTTP: structure with deleted objects, insights
@@ -44,7 +43,7 @@ beforeAll(async () => {
     pages: 1,
     pixels: 1,
   });
-  personalAccountId = await connectUser(t, managerToken, user, (ids) => syncPersonalAccountsJob.run(ctx({ ids })));
+  personalAccountId = await connectUser(t, managerToken, user, sim.platform);
   la = { act: user.ad_accounts[0]!.id, id: await adAccountId(t.db, user.ad_accounts[0]!.id) };
   tokyo = { act: user.ad_accounts[1]!.id, id: await adAccountId(t.db, user.ad_accounts[1]!.id) };
 });
