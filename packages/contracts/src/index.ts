@@ -8,6 +8,7 @@ export * from './jobs.ts';
 export * from './materials.ts';
 export * from './metrics.ts';
 export * from './text.ts';
+export * from './ad-data.ts';
 export * from './overview.ts';
 export * from './rules.ts';
 export * from './endpoints/index.ts';

@@ -1,3 +1,4 @@
+import { adOperations, adOps, adReports, fxRates } from './ad-data.ts';
 import { adAccounts, dramas, pages, personalAccounts, pixels, products, sites } from './assets.ts';
 import type { AnyEndpoint } from './define.ts';
 import { sysCron, tasks } from './jobs.ts';
@@ -34,6 +35,10 @@ export const endpoints = {
   materials,
   overview,
   userPreferences,
+  adReports,
+  adOps,
+  adOperations,
+  fxRates,
 };
 
 type Modules = typeof endpoints;
