@@ -71,6 +71,7 @@ export function siteRoutes(sites: SiteService, catalog: CatalogService): Fastify
     app.post('/sites/list', { schema: { tags: sitesTags, body: listSitesBodySchema, response: { 200: envelope(pageResultSchema(siteSchema)) } }, config }, async (req) =>
       ok(await sites.list(req.body)),
     );
+    app.post('/sites/detail', { schema: { tags: sitesTags, body: idBodySchema, response: { 200: envelope(siteSchema) } }, config }, async (req) => ok(await sites.detail(req.body.id)));
     app.post('/sites/create', { schema: { tags: sitesTags, body: createSiteBodySchema, response: { 200: envelope(siteSecretSchema) } }, config }, async (req) =>
       ok(await sites.create(req.ctx(), req.body)),
     );
