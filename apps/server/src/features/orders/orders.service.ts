@@ -81,16 +81,19 @@ export function createOrderService({ db, clock, secrets, reportTimezone, log }: 
       .values({ ...row, message: (row.message ?? '').slice(0, 500), received_at: now })
       .returning('id')
       .executeTakeFirstOrThrow();
-    // The log of a site that is spammed with refused requests stays bounded in time.
-    if (now.getTime() - lastPrune > 3600_000) {
-      lastPrune = now.getTime();
-      await db
-        .deleteFrom('order_deliveries')
-        .where('received_at', '<', new Date(now.getTime() - DELIVERY_RETENTION_MS))
-        .execute()
-        .catch((err: unknown) => log?.warn({ err }, 'order delivery log: pruning failed'));
-    }
     return inserted.id;
+  }
+
+  /** The log of a site spammed with refused requests stays bounded in time (run outside transactions, hourly at most). */
+  async function pruneDeliveries() {
+    const now = clock.now();
+    if (now.getTime() - lastPrune < 3600_000) return;
+    lastPrune = now.getTime();
+    await db
+      .deleteFrom('order_deliveries')
+      .where('received_at', '<', new Date(now.getTime() - DELIVERY_RETENTION_MS))
+      .execute()
+      .catch((err: unknown) => log?.warn({ err }, 'order delivery log: pruning failed'));
   }
 
   const answer = (status: number, code: number, message: string, data: unknown = null): WebhookAnswer => ({ status, body: { code, message, data } });
@@ -114,6 +117,7 @@ export function createOrderService({ db, clock, secrets, reportTimezone, log }: 
     async receive(siteIdText: string, body: Buffer | undefined, signature: string | string[] | undefined, lang: Lang): Promise<WebhookAnswer> {
       const site = await loadSite(siteIdText);
       if (!site) return answer(404, CODE_ERROR, formatMessage('SITE_NOT_FOUND', lang));
+      await pruneDeliveries();
       const bytes = body ?? Buffer.alloc(0);
       const now = clock.now();
       const refuse = async (a: WebhookAnswer, result: DeliveryResult, events: number | null) => {
