@@ -112,7 +112,7 @@ describe('accepted events', () => {
   });
 
   it('accepts a resend as duplicates, whatever its key order, spacing or signature time, and stores nothing twice', async () => {
-    const events = [paid(), paid(), paid()];
+    const events: Record<string, unknown>[] = [paid(), paid(), paid()];
     events.push(refund(events[0]!, { amount: '1.00' }));
     expect((await send({ events })).data).toEqual({ accepted: 4, duplicates: 0 });
     const before = await stored();
