@@ -193,6 +193,9 @@ export async function buildApp({
     { prefix: '/api' },
   );
 
+  // Fastify does not wait for onListen hooks: the registration's promise is kept for whoever must (tests).
+  let simulatorSitesReady: Promise<void> = Promise.resolve();
+  app.decorate('simulatorSitesReady', () => simulatorSitesReady);
   if (simulatorSites) {
     app.addHook('onListen', async () => {
       const address = app.server.address();
@@ -202,9 +205,9 @@ export async function buildApp({
         app.log.warn({ address: address.address }, 'simulator: the server does not listen on loopback, so the simulated sites cannot post orders to it');
         return;
       }
-      webhookBase = address.family === 'IPv6' && address.address === '::1' ? `http://[::1]:${address.port}` : `http://127.0.0.1:${address.port}`;
-      const r = await simulatorSites.syncAll();
-      app.log.info(r, 'simulator: sites registered for order delivery');
+      webhookBase = address.address === '::1' ? `http://[::1]:${address.port}` : `http://127.0.0.1:${address.port}`;
+      simulatorSitesReady = simulatorSites.syncAll().then((r) => app.log.info(r, 'simulator: sites registered for order delivery'));
+      await simulatorSitesReady;
     });
   }
 
