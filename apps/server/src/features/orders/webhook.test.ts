@@ -128,6 +128,17 @@ describe('accepted events', () => {
     expect((await send({ events: [fresh, fresh] })).data).toEqual({ accepted: 1, duplicates: 1 });
   });
 
+  it('takes the same batch sent three times at once exactly once (the site is locked while its events are stored)', async () => {
+    const events = [paid({ app_user_id: 'same-buyer' }), paid({ app_user_id: 'same-buyer' }), paid()];
+    const answers = await Promise.all([1, 2, 3].map(() => send({ events })));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
+    expect(answers.reduce((s, a) => s + a.data.accepted, 0)).toBe(3);
+    expect(answers.reduce((s, a) => s + a.data.duplicates, 0)).toBe(6);
+    const rows = await t.db.selectFrom('orders').select(['order_no', 'is_new_payer']).where('order_no', 'in', events.map((e) => e.order_no)).orderBy('order_no').execute();
+    expect(rows).toHaveLength(3);
+    expect(await t.db.selectFrom('order_buyers').select('id').where('app_user_id', '=', 'same-buyer').execute()).toHaveLength(1);
+  });
+
   it('stores refunds, partial and full, against what was paid', async () => {
     const a = paid({ amount: '10.00' });
     const b = paid({ amount: '9.99' });
