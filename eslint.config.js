@@ -4,6 +4,8 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+const SERVER_NOT_WEB = { group: ['**/apps/web/**', '@ads/web', '@ads/web/*', '@/*'], message: 'The server never imports the web app.' };
+
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'e2e/report/**', 'e2e/test-results/**', 'bench/results/**', 'data/**'] },
   js.configs.recommended,
@@ -44,7 +46,22 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/apps/web/**', '@ads/web', '@ads/web/*', '@/*'], message: 'The server never imports the web app.' }] },
+        { patterns: [SERVER_NOT_WEB] },
+      ],
+    },
+  },
+  {
+    // Features meet through their services (STYLE.md §1): another feature's repository, routes or helpers are its own.
+    files: ['apps/server/src/features/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            SERVER_NOT_WEB,
+            { regex: '^\\.\\./(?!\\.\\.)[^/]+/(?![^/]+\\.service(\\.ts)?$)', message: "Reach another feature through its *.service.ts only, not its internals." },
+          ],
+        },
       ],
     },
   },

@@ -2,7 +2,7 @@
  * One journey in English (SPEC.md §1/§4): the language is switched on the login page, and the
  * form, the server's messages, the menu, the header, the dialogs and the 404 page all follow.
  */
-import { chooseUserMenu, expect, loginButton, notification, readStore, selectedEntry, sideMenu, test, topLevelTitles, userMenuButton } from './fixtures.ts';
+import { MANAGER, chooseUserMenu, expect, openAs, loginButton, notification, readStore, selectedEntry, sideMenu, test, topLevelTitles, userMenuButton } from './fixtures.ts';
 
 test('a manager works through the app in English', async ({ page, api }) => {
   const staff = await api.createStaff(['/index', '/advertising/user', '/advertising/campaign'], 'Alice');
@@ -29,7 +29,8 @@ test('a manager works through the app in English', async ({ page, api }) => {
   await loginButton(page).click();
   await expect(page).toHaveURL(/\/index$/);
   await expect(page.getByRole('heading', { name: 'Hello, Alice' })).toBeVisible();
-  await expect(page.getByText('Amounts in US dollars (USD)')).toBeVisible();
+  await expect(page.getByText('No delivery data yet')).toBeVisible();
+  await expect(page.getByTestId('sidebar-title')).toHaveText('Ad Delivery System');
 
   // Menu and header.
   await expect.poll(() => topLevelTitles(page)).toEqual(['Home', 'Advertising']);
@@ -77,4 +78,20 @@ test('a manager works through the app in English', async ({ page, api }) => {
   await expect(page).toHaveURL(/\/login$/);
   await expect(loginButton(page)).toHaveText(/登\s*录/);
   expect((await api.login({ account: staff.account, password: newPassword })).account).toBe(staff.account);
+});
+
+test('in English the sidebar names the product in English and no menu title is cut off', async ({ page, api }) => {
+  await page.addInitScript(() => localStorage.setItem('settings', JSON.stringify({ state: { locale: 'en', isDark: false }, version: 1 })));
+  await openAs(page, api, MANAGER, '/index');
+  await expect(page.getByTestId('sidebar-title')).toHaveText('Ad Delivery System');
+  // Open every group, then compare each title's text width with the room it has.
+  const groups = sideMenu(page).locator(':scope > li.ant-menu-submenu:not(.ant-menu-submenu-open) > .ant-menu-submenu-title');
+  while ((await groups.count()) > 0) await groups.first().click();
+  await expect(sideMenu(page).getByText('E-commerce materials', { exact: true })).toBeVisible();
+  const cut = await sideMenu(page)
+    .locator('.ant-menu-title-content')
+    .evaluateAll((els) => els.filter((el) => el.scrollWidth > el.clientWidth + 1).map((el) => el.textContent));
+  expect(cut).toEqual([]);
+  const title = page.getByTestId('sidebar-title');
+  expect(await title.evaluate((el) => el.scrollWidth <= (el.parentElement?.clientWidth ?? 0))).toBe(true);
 });

@@ -19,6 +19,8 @@ import { createMediaTools } from './features/materials/media.ts';
 import { createMaterialStorage } from './features/materials/storage.ts';
 import { createTusUploads } from './features/materials/tus.ts';
 import { menuRoutes } from './features/menus/menus.routes.ts';
+import { overviewRoutes } from './features/overview/overview.routes.ts';
+import { createOverviewService } from './features/overview/overview.service.ts';
 import { pageRoutes } from './features/pages/pages.routes.ts';
 import { createPageService } from './features/pages/pages.service.ts';
 import { personalAccountRoutes } from './features/personal-accounts/personal-accounts.routes.ts';
@@ -72,6 +74,8 @@ export interface AppDeps {
    * app then registers its sites there, so the simulated sites post orders to its webhook.
    */
   simulatorUrl?: string;
+  /** Compare every success answer with its call's answer schema (tests; lib/endpoint.ts). */
+  checkAnswers?: boolean;
 }
 
 /**
@@ -96,6 +100,7 @@ export async function buildApp({
   jobs = createRecordingJobs({ db, clock, registry: jobRegistry }),
   platform,
   simulatorUrl,
+  checkAnswers = false,
 }: AppDeps) {
   const logging = loggerOptions(config, logStream);
   const app = Fastify({
@@ -108,8 +113,9 @@ export async function buildApp({
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
-  // Response schemas document the API; answers are checked by tests, not re-validated on every call.
+  // Response schemas document the API; answers are checked in tests (checkAnswers), not re-validated on every call.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  app.decorate('answerMismatches', checkAnswers ? [] : null);
 
   // An empty JSON body means "no payload" (simple_list's payload is optional), not a parse error.
   app.removeContentTypeParser('application/json');
@@ -130,8 +136,8 @@ export async function buildApp({
   const users = createUserService({ db, clock });
   const departments = createDepartmentService({ db, clock });
   const roles = createRoleService({ db, clock });
-  const cron = createCronService({ db, jobs, clock });
   const tasks = createTaskService({ db, jobs });
+  const cron = createCronService({ db, jobs, clock, tasks });
   // Tokens and webhook secrets at rest; the key is looked up on first use (migrations run after the build).
   const secrets = secretBoxFor(db, config.tokenEncryptionKey, app.log, config.tokenEncryptionKeyPrevious);
   // The simulator reaches the webhook over loopback once the server listens (see the onListen hook below).
@@ -153,6 +159,7 @@ export async function buildApp({
   // Which ffmpeg reads uploads matters for security updates: say so once.
   app.log.info({ ffmpeg: media.ffmpeg, ffprobe: media.ffprobe }, 'media tools');
   const materials = createMaterialService({ db, clock, jobs, storage, media, signer, reportTimezone: config.reportTimezone, workDir: path.join(config.materials.uploadDir, '.work'), log: app.log });
+  const overview = createOverviewService({ db, personalAccounts, adAccounts, pages, pixels, materials, cron });
   const uploads = createTusUploads({ materials, config: config.materials, log: app.log });
 
   registerErrorHandler(app);
@@ -188,6 +195,7 @@ export async function buildApp({
       await api.register(orderWebhookRoutes(orders));
       await api.register(orderRoutes(orders));
       await api.register(materialRoutes(materials, storage, uploads));
+      await api.register(overviewRoutes(overview));
       await api.register(uploads.routes);
     },
     { prefix: '/api' },
@@ -228,6 +236,9 @@ export async function buildApp({
         if (file.endsWith('.html')) res.setHeader('Cache-Control', 'no-cache');
       },
     });
+    // '/' is the static root, a directory: without a pre-compressed variant to pick (no
+    // Accept-Encoding) @fastify/static refuses it as a directory listing (403). It is the SPA.
+    app.get('/', { config: { public: true } }, (_req, reply) => reply.header('Cache-Control', 'no-cache').type('text/html').sendFile('index.html', { cacheControl: false }));
   }
 
   app.setNotFoundHandler((req, reply) => {
@@ -243,7 +254,8 @@ export async function buildApp({
     // Client routes (no file extension) get the SPA; missing files get a plain 404.
     const last = req.url.split('?')[0]!.split('/').pop() ?? '';
     if (hasWeb && (req.method === 'GET' || req.method === 'HEAD') && !last.includes('.')) {
-      return reply.header('Cache-Control', 'no-cache').type('text/html').sendFile('index.html');
+      // cacheControl: false, or the static defaults (a year, immutable) replace no-cache on the page.
+      return reply.header('Cache-Control', 'no-cache').type('text/html').sendFile('index.html', { cacheControl: false });
     }
     return reply.status(404).type('text/plain').send('Not found');
   });

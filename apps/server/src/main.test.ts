@@ -38,6 +38,12 @@ describe.runIf(driver === 'pglite')('the server process', () => {
     expect(await first.waitFor(/listening on/)).toBe(true);
     expect(first.output()).toContain('Initial account "manager" created with the configured password');
     expect(first.output()).toMatch(/Initial account "admin" created with password: [A-Za-z0-9]{12}/);
+    // Whom to log in as, with the password generated just now and the configured one named, not echoed.
+    expect(await first.waitFor(/A forgotten password/)).toBe(true);
+    const admin = /Initial account "admin" created with password: (\S+)/.exec(first.output())![1]!;
+    expect(first.output()).toMatch(/log in as:\n\s+admin\s+超级管理员 — super admin: .*; password: (\S+)/);
+    expect(first.output()).toContain(`password: ${admin}\n`);
+    expect(first.output()).toMatch(/manager\s+管理员 — manager: .*; password: INIT_MANAGER_PASSWORD/);
 
     const second = start();
     expect(await second.exited).toBe(1);

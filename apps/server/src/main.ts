@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
@@ -5,7 +6,8 @@ import { migrateToLatest } from './db/migrate.ts';
 import { seedDemoAssets } from './db/demo-assets.ts';
 import { seedDemoMaterials } from './db/demo-materials.ts';
 import { seedDemoCompany } from './db/demo.ts';
-import { seedInitialUsers } from './db/seed.ts';
+import { loginGuide } from './db/login-guide.ts';
+import { seedInitialUsers, type SeededUser } from './db/seed.ts';
 import { jobRegistry } from './jobs/registry.ts';
 import { createJobs } from './jobs/runner.ts';
 import { startAdPlatform, type AdPlatformRuntime } from './lib/ad-platform.ts';
@@ -47,6 +49,9 @@ async function main() {
   built.app = app;
   const log = app.log;
   for (const note of platform.notes) log[note.level]({ url: note.url }, note.msg);
+  // For the login guide printed once the server listens.
+  let guideSeeded: SeededUser[] = [];
+  let demoPasswordCreated: string | null = null;
   try {
     const applied = await migrateToLatest(database.db);
     if (applied.length) log.info({ applied }, 'migrations applied');
@@ -58,8 +63,12 @@ async function main() {
     }
     if (config.demo) {
       const demo = await seedDemoCompany(database.db, config.demoPassword);
-      if (demo) process.stdout.write(`\n  Demo company created: staff ${demo.accounts.join(', ')} share the password: ${config.demoPassword ? '(DEMO_PASSWORD)' : demo.password}\n\n`);
+      if (demo) {
+        process.stdout.write(`\n  Demo company created: staff ${demo.accounts.join(', ')} share the password: ${config.demoPassword ? '(DEMO_PASSWORD)' : demo.password}\n\n`);
+        if (!config.demoPassword) demoPasswordCreated = demo.password;
+      }
     }
+    guideSeeded = seeded;
     // Moves secrets to TOKEN_ENCRYPTION_KEY when it is newly set (dropping a generated key), then
     // resolves the key now (and warns when it is generated), not at the first connect.
     await prepareSecrets(database.db, config, log);
@@ -115,6 +124,19 @@ async function main() {
 
   await app.listen({ port: config.port, host: config.host });
   log.info({ driver: database.driver, dataDir: config.databaseUrl ? undefined : config.dataDir }, `广告投放系统 listening on http://localhost:${config.port}`);
+  // PORT=0 (tests) picks a free port: name the one taken.
+  const url = config.port === 0 ? `http://localhost:${(app.server.address() as AddressInfo).port}` : config.publicUrl;
+  process.stdout.write(
+    await loginGuide(database.db, {
+      url,
+      seeded: guideSeeded,
+      initAdminPasswordSet: Boolean(config.initAdminPassword),
+      initManagerPasswordSet: Boolean(config.initManagerPassword),
+      demo: config.demo,
+      demoPasswordCreated,
+      demoPasswordSet: Boolean(config.demoPassword),
+    }),
+  );
 }
 
 main().catch((err: unknown) => {

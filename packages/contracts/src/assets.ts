@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { flagInput, idSchema, pageBodySchema, pageResultSchema } from './envelope.ts';
+import { CATALOG_FILE_PATTERN, DOMAIN_PATTERN, LINK_TEMPLATE_MAX, LINK_TEMPLATE_MIN, LINK_TEMPLATE_PATTERN, REMARK_MAX, SITE_NAME_MAX } from './rules.ts';
 import { platformSchema } from './session.ts';
 import { httpUrl, text } from './text.ts';
 
@@ -176,7 +177,7 @@ export type ListAdAccountsBody = z.infer<typeof listAdAccountsBodySchema>;
 export const assignUsersBodySchema = z.object({ ad_account_ids: ids, user_ids: z.array(idSchema).max(500), mode: assignModeSchema });
 export const setAdAccountPlatformBodySchema = z.object({ ad_account_ids: ids, platform: platformSchema.nullable() });
 export const setAdAccountHostedBodySchema = z.object({ ad_account_ids: ids, hosted: flagInput });
-export const editAdAccountBodySchema = z.object({ id: idSchema, remark: text().trim().max(200) });
+export const editAdAccountBodySchema = z.object({ id: idSchema, remark: text().trim().max(REMARK_MAX) });
 
 // ---------------------------------------------------------------------------------------------
 // Pages (主页) and pixels (像素).
@@ -309,18 +310,18 @@ const domainSchema = text()
   .trim()
   .toLowerCase()
   .max(253)
-  .regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, 'domain');
-const linkTemplateSchema = text().trim().min(8).max(1000).regex(/^https:\/\/\S+$/, 'https_url');
+  .regex(DOMAIN_PATTERN, 'domain');
+const linkTemplateSchema = text().trim().min(LINK_TEMPLATE_MIN).max(LINK_TEMPLATE_MAX).regex(LINK_TEMPLATE_PATTERN, 'https_url');
 
 export const listSitesBodySchema = pageBodySchema.extend({ sort_field: z.enum(['id', 'name', 'domain']).optional(), keyword, platform: platformSchema.optional() });
 export type ListSitesBody = z.infer<typeof listSitesBodySchema>;
 export const createSiteBodySchema = z.object({
-  name: text().trim().min(1).max(64),
+  name: text().trim().min(1).max(SITE_NAME_MAX),
   domain: domainSchema,
   platform: platformSchema,
   link_template: linkTemplateSchema,
   pixel_id: idSchema.nullable().optional(),
-  remark: text().trim().max(200).optional(),
+  remark: text().trim().max(REMARK_MAX).optional(),
 });
 export type CreateSiteBody = z.infer<typeof createSiteBodySchema>;
 export const editSiteBodySchema = createSiteBodySchema.partial().extend({ id: idSchema });
@@ -415,7 +416,7 @@ export type EditProductBody = z.infer<typeof editProductBodySchema>;
  */
 export const importCatalogBodySchema = z.object({
   site_id: idSchema,
-  filename: text().trim().min(1).max(200).regex(/\.(csv|xlsx)$/i, 'catalog_file'),
+  filename: text().trim().min(1).max(200).regex(CATALOG_FILE_PATTERN, 'catalog_file'),
   content_base64: text().min(1).max(14_000_000),
   dry_run: flagInput.optional(),
 });
@@ -441,3 +442,9 @@ export const importOrdersResultSchema = z.object({
   errors: z.array(z.object({ row: z.number().int(), field: z.string(), message: z.string() })),
 });
 export type ImportOrdersResult = z.infer<typeof importOrdersResultSchema>;
+
+/** /ad-accounts/list: the page plus the totals row (USD sums over every matching account). */
+export const adAccountPageResultSchema = assetPageResultSchema(adAccountSchema).extend({
+  summary: z.object({ amount_spent_usd: z.number(), balance_usd: z.number() }),
+});
+export type AdAccountPageResult = z.infer<typeof adAccountPageResultSchema>;

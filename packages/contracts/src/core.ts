@@ -5,3 +5,5 @@
 export * from './codes.ts';
 export * from './routes.ts';
 export * from './paths.ts';
+export * from './rules.ts';
+export * from './endpoints/define.ts';

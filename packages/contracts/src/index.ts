@@ -8,3 +8,6 @@ export * from './jobs.ts';
 export * from './materials.ts';
 export * from './metrics.ts';
 export * from './text.ts';
+export * from './overview.ts';
+export * from './rules.ts';
+export * from './endpoints/index.ts';

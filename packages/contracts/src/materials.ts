@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { idSchema, pageBodySchema } from './envelope.ts';
-import { platformSchema } from './session.ts';
+import { md5HexSchema, platformSchema } from './session.ts';
 import { assignModeSchema } from './assets.ts';
 import { daySchema, text } from './text.ts';
 
@@ -154,7 +154,7 @@ export type BatchEditMaterialsBody = z.infer<typeof batchEditMaterialsBodySchema
 export const deleteMaterialsBodySchema = z.object({ ids });
 
 /** Before uploading: is a file with this content already in the library? */
-export const checkMaterialHashBodySchema = z.object({ md5: text().regex(/^[0-9a-f]{32}$/, 'md5') });
+export const checkMaterialHashBodySchema = z.object({ md5: md5HexSchema });
 export const checkMaterialHashResultSchema = z.object({ material: materialSchema.nullable() });
 
 /** /materials/upload_result: what became of a finished tus upload (`upload_id` is the last part of its URL). */

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { idSchema } from './envelope.ts';
+import { MD5_HEX_PATTERN } from './rules.ts';
 import { text } from './text.ts';
 
 export const platformSchema = z.enum(['dj', 'ec']);
 export type Platform = z.infer<typeof platformSchema>;
 
-const md5HexSchema = text().regex(/^[0-9a-f]{32}$/, 'md5');
+const md5HexSchema = text().regex(MD5_HEX_PATTERN, 'md5');
 
 export const loginBodySchema = z.object({
   account: text().trim().min(1).max(64),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idSchema, numberInput, pageBodySchema } from './envelope.ts';
+import { ACCOUNT_MAX, ACCOUNT_MIN, ACCOUNT_PATTERN, NAME_MAX, REMARK_MAX } from './rules.ts';
 import { assetScopeSchema, md5HexSchema, platformSchema } from './session.ts';
 import { text } from './text.ts';
 
@@ -7,14 +8,14 @@ export const userStatusSchema = z.enum(['enabled', 'disabled']);
 export type UserStatus = z.infer<typeof userStatusSchema>;
 
 const flag = z.union([z.literal(0), z.literal(1)]);
-const nameSchema = text().trim().min(1).max(32);
-const remarkSchema = text().trim().max(200);
+const nameSchema = text().trim().min(1).max(NAME_MAX);
+const remarkSchema = text().trim().max(REMARK_MAX);
 
 export const accountNameSchema = text()
   .trim()
-  .min(2)
-  .max(32)
-  .regex(/^[A-Za-z0-9_.@-]+$/, 'account_chars');
+  .min(ACCOUNT_MIN)
+  .max(ACCOUNT_MAX)
+  .regex(ACCOUNT_PATTERN, 'account_chars');
 
 export const roleRefSchema = z.object({ id: z.number().int(), name: z.string() });
 

@@ -11,6 +11,8 @@ declare module 'fastify' {
      * started listening (features/orders/simulator-sites.ts); at once otherwise.
      */
     simulatorSitesReady(): Promise<void>;
+    /** Answers that broke their call's answer schema (lib/endpoint.ts); null when answers are not checked (production). */
+    answerMismatches: string[] | null;
   }
   interface FastifyContextConfig {
     /** Route paths (screens) this endpoint serves; the caller needs at least one of them. */

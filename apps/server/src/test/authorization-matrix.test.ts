@@ -1,4 +1,4 @@
-import { ADMIN_PATHS, ASSIGNABLE_PATHS, CODE_FORBIDDEN, CODE_UNAUTHORIZED } from '@ads/contracts';
+import { ADMIN_PATHS, allEndpoints, ASSIGNABLE_PATHS, CODE_FORBIDDEN, CODE_UNAUTHORIZED } from '@ads/contracts';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
@@ -94,6 +94,25 @@ describe('the route list', () => {
       expect(declared, `${r.method} ${r.url}`).toBeGreaterThanOrEqual(1);
       for (const p of r.paths) expect(ASSIGNABLE_PATHS.has(p) || ADMIN_PATHS.includes(p), `${r.url} declares unknown path ${p}`).toBe(true);
     }
+  });
+});
+
+describe('the endpoint table', () => {
+  it('is what the app serves: each call at its path and method with exactly the permission of the table', () => {
+    for (const e of allEndpoints) {
+      const r = routes.find((x) => x.url === `/api${e.path}` && x.method === e.method);
+      expect(r, `${e.method} ${e.path} of the table is not served`).toBeDefined();
+      const declared = r!.public ? 'public' : r!.anyUser ? 'user' : r!.paths;
+      expect(declared, `${e.method} ${e.path}`).toEqual(e.allow);
+    }
+  });
+
+  it('holds every JSON call of the app; only protocol, file and redirect routes stay outside it', () => {
+    const inTable = new Set(allEndpoints.map((e) => `${e.method} /api${e.path}`));
+    const outside = routes.filter((r) => !inTable.has(`${r.method} ${r.url}`)).map((r) => `${r.method} ${r.url}`);
+    // tus uploads and signed file URLs answer HTTP statuses and bytes; the OAuth callback answers a redirect to the browser.
+    const expected = routes.filter((r) => r.binary || r.url === '/api/personal-accounts/oauth_callback').map((r) => `${r.method} ${r.url}`);
+    expect(outside.sort()).toEqual(expected.sort());
   });
 });
 

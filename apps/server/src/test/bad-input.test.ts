@@ -52,23 +52,29 @@ async function tokenFor(r: ApiRoute): Promise<string | undefined> {
  * A checksum of every table a call could change. Logout legitimately revokes its session and
  * audits it, so for logout calls the sessions table and 'session.logout' entries are left out.
  */
+let tables: string[] | undefined;
+/** Every table of the database (the app's and the job engine's), as `name` in public and `schema.name` elsewhere. */
+async function allTables(): Promise<string[]> {
+  tables ??= (
+    await sql<{ table_schema: string; table_name: string }>`
+      select table_schema, table_name from information_schema.tables
+      where table_type = 'BASE TABLE' and table_schema not in ('pg_catalog', 'information_schema')
+      order by table_schema, table_name`.execute(t.db)
+  ).rows.map((r) => (r.table_schema === 'public' ? r.table_name : `${r.table_schema}.${r.table_name}`));
+  return tables;
+}
+
+/** A digest of every row of every table, so a request that writes anything at all shows. */
 async function snapshot(forLogout = false) {
   const except = forLogout ? ['session.logout'] : [''];
-  const agg = (order: string) => sql.raw(`md5(coalesce(string_agg(x::text, '|' order by ${order}), ''))`);
-  const row = await sql<Record<string, string>>`
-    select
-      (select ${agg('x.id')} from users x) as users,
-      (select ${agg('x.id')} from departments x) as departments,
-      (select ${agg('x.id')} from roles x) as roles,
-      (select ${agg('x.user_id, x.role_id')} from user_roles x) as user_roles,
-      (select ${agg('x.key')} from login_throttle x) as login_throttle,
-      (select ${agg('x.id')} from audit_logs x where x.action <> all(${except})) as audit_logs,
-      (select ${agg('x.id')} from materials x) as materials,
-      (select ${agg('x.id')} from material_uploads x) as material_uploads,
-      (select ${agg('x.id')} from material_pushes x) as material_pushes,
-      (select ${agg('x.material_id, x.platform_ad_id')} from material_usages x) as material_usages,
-      ${forLogout ? sql`''` : sql`(select ${agg('x.id')} from sessions x)`} as sessions
-  `.execute(t.db);
+  const columns = (await allTables()).map((name) => {
+    const table = sql.table(name);
+    // Logout ends its own session and audits it; nothing else may change.
+    const where = name === 'audit_logs' ? sql`where x.action <> all(${except})` : sql``;
+    const digest = name === 'sessions' && forLogout ? sql`''` : sql`(select md5(coalesce(string_agg(x::text, '|' order by x::text), '')) from ${table} x ${where})`;
+    return sql`${digest} as ${sql.ref(name)}`;
+  });
+  const row = await sql<Record<string, string>>`select ${sql.join(columns)}`.execute(t.db);
   // Unfinished tus uploads live on disk: a malformed request must not leave one behind.
   const state: Record<string, string> = { ...row.rows[0]! };
   state.uploads = fs.existsSync(uploadDir) ? fs.readdirSync(uploadDir).sort().join(',') : '';
@@ -442,6 +448,15 @@ describe('malformed input', () => {
     let state: Snapshot | undefined;
     for (const bad of cases) state = await send(r, bad, state);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
+
+describe('the watched state', () => {
+  it('covers every table of the database, read from information_schema', async () => {
+    const state = await snapshot();
+    const { rows } = await sql<{ n: number }>`select count(*)::int as n from information_schema.tables where table_type = 'BASE TABLE' and table_schema not in ('pg_catalog', 'information_schema')`.execute(t.db);
+    expect(Object.keys(state).filter((k) => k !== 'uploads')).toHaveLength(rows[0]!.n);
+    expect(Object.keys(state)).toEqual(expect.arrayContaining(['users', 'sessions', 'audit_logs', 'ad_accounts', 'personal_accounts', 'sites', 'dramas', 'job_runs']));
   });
 });
 

@@ -131,15 +131,25 @@ export async function buildTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     ...(jobs && { jobs }),
     ...(opts.platform && { platform: opts.platform }),
     ...(opts.simulatorUrl && { simulatorUrl: opts.simulatorUrl }),
+    checkAnswers: true,
   });
   await app.ready();
-  const raw: TestApp['raw'] = (path, o) =>
-    app.inject({
+  // Every answer of every call is compared with its contract (lib/endpoint.ts); a mismatch fails the test that made the call.
+  const mismatches = app.answerMismatches!;
+  const failOnMismatch = () => {
+    const found = mismatches.splice(0);
+    if (found.length) throw new Error(found.join('\n'));
+  };
+  const raw: TestApp['raw'] = async (path, o) => {
+    const res = await app.inject({
       method: o.method ?? 'POST',
       url: path,
       headers: { ...(o.token ? { authorization: `Bearer ${o.token}` } : {}), ...o.headers },
       ...(o.payload !== undefined ? { payload: o.payload } : {}),
     });
+    failOnMismatch();
+    return res;
+  };
   const call: TestApp['call'] = async (path, body, o = {}) => {
     const res = await app.inject({
       method: o.method ?? 'POST',
@@ -152,6 +162,7 @@ export async function buildTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
       ...(body !== undefined ? { payload: JSON.stringify(body) } : {}),
       ...(o.ip ? { remoteAddress: o.ip } : {}),
     });
+    failOnMismatch();
     return { ...res.json(), status: res.statusCode };
   };
   return {
@@ -167,6 +178,7 @@ export async function buildTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     },
     async close() {
       await app.close();
+      failOnMismatch();
       await jobs?.stop();
       await database.close();
       removeTestData();

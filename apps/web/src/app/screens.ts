@@ -23,6 +23,7 @@ export const screens: Record<string, Loader> = {
   '/material/upload': () => import('@/features/materials/pages/material-upload-page'),
   '/advertising/video': () => import('@/features/materials/pages/drama-materials-page'),
   '/advertising/upload-ec': () => import('@/features/materials/pages/ec-materials-page'),
+  '/admin/index': () => import('@/features/home/pages/admin-index-page'),
   '/admin/sys/cron': () => import('@/features/cron/pages/cron-page'),
 };
 

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { endpoints } from '@ads/contracts';
 import { useSession } from '@/stores/session-store';
 import { useSettings } from '@/stores/settings-store';
 import { api, ApiError, NetworkError, request } from './api-client';
@@ -31,7 +32,7 @@ describe('request layer (SPEC.md §7–§9)', () => {
     useSession.setState({ token: 'abc' });
     useSettings.setState({ locale: 'en' });
     fetchMock.mockResolvedValue(jsonResponse({ code: 0, message: 'ok', data: { list: [], total: 0 } }));
-    const data = await api.post('/sys-users/list', { page: 1 });
+    const data = await api.call(endpoints.sysUsers.list, { page: 1 });
     expect(data).toEqual({ list: [], total: 0 });
     const [url, init] = fetchMock.mock.calls[0]!;
     expect(url).toBe('/api/sys-users/list');
@@ -43,7 +44,9 @@ describe('request layer (SPEC.md §7–§9)', () => {
 
   it('sends no Authorization header without a token', async () => {
     fetchMock.mockResolvedValue(jsonResponse({ code: 0, message: 'ok', data: null }));
-    await api.get('/health');
+    await api.call(endpoints.session.health);
+    expect(fetchMock.mock.calls[0]![0]).toBe('/api/health');
+    expect(fetchMock.mock.calls[0]![1].method).toBe('GET');
     expect(fetchMock.mock.calls[0]![1].headers).not.toHaveProperty('Authorization');
   });
 

@@ -1,4 +1,4 @@
-import { CODE_OK, CODE_UNAUTHORIZED, REQUEST_TIMEOUT_MS, TOKEN_HEADER, type FieldError } from '@ads/contracts/core';
+import { CODE_OK, CODE_UNAUTHORIZED, REQUEST_TIMEOUT_MS, TOKEN_HEADER, type AnswerOf, type AnyEndpoint, type BodyIn, type FieldError } from '@ads/contracts/core';
 import i18n, { acceptLanguage } from './i18n';
 import { feedback } from './feedback';
 import { useSession } from '@/stores/session-store';
@@ -130,19 +130,31 @@ export async function request<T = unknown>(url: string, body?: unknown, opts: Re
   throw new ApiError(envelope.code, envelope.message, url, envelope.data);
 }
 
+/** Saves a blob under `filename` through a temporary link. */
+function saveBlob(blob: Blob, filename: string) {
+  const href = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = href;
+  a.download = filename;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(href), 10_000);
+}
+
+/** A call of the endpoint table; the body may be left out only where the call takes none. */
+type CallArgs<E extends AnyEndpoint> = E['body'] extends null ? [body?: BodyIn<E>, opts?: RequestOptions] : [body: BodyIn<E>, opts?: RequestOptions];
+/** A JSON call (not a download). */
+type JsonEndpoint = AnyEndpoint & { answer: Exclude<AnyEndpoint['answer'], 'xlsx'> };
+/** A download call. */
+type FileEndpoint = AnyEndpoint & { answer: 'xlsx' };
+
 export const api = {
-  get: <T>(url: string, opts?: RequestOptions) => request<T>(url, undefined, { ...opts, method: 'GET' }),
-  post: <T>(url: string, body?: unknown, opts?: RequestOptions) => request<T>(url, body ?? {}, { ...opts, method: 'POST' }),
-  /** POSTs a filter body and saves the spreadsheet answer under `filename`. */
-  async download(url: string, body: unknown, filename: string) {
-    const blob = await request<Blob>(url, body ?? {}, { method: 'POST', blob: true });
-    const href = URL.createObjectURL(blob);
-    const a = document.createElement('a');
-    a.href = href;
-    a.download = filename;
-    document.body.appendChild(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(href), 10_000);
+  /** Makes a call of the endpoint table (packages/contracts endpoints): path, method, body and answer types come from it. */
+  call: <E extends JsonEndpoint>(endpoint: E, ...[body, opts]: CallArgs<E>): Promise<AnswerOf<E>> =>
+    request<AnswerOf<E>>(endpoint.path, endpoint.method === 'POST' ? (body ?? {}) : undefined, { ...opts, method: endpoint.method }),
+  /** POSTs a filter body to a download call and saves the spreadsheet answer under `filename`. */
+  async download<E extends FileEndpoint>(endpoint: E, body: BodyIn<E>, filename: string) {
+    saveBlob(await request<Blob>(endpoint.path, body ?? {}, { method: 'POST', blob: true }), filename);
   },
 };

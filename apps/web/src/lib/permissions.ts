@@ -1,4 +1,4 @@
-import { IS_ADMIN_MANAGER, IS_ADMIN_STAFF, IS_ADMIN_SUPER, type AssetScope, type DepartmentNode } from '@ads/contracts';
+import { endpointAllows, IS_ADMIN_MANAGER, IS_ADMIN_STAFF, IS_ADMIN_SUPER, type AnyEndpoint, type AssetScope, type DepartmentNode } from '@ads/contracts';
 import { useMemo } from 'react';
 import { useSession } from '@/stores/session-store';
 
@@ -23,9 +23,11 @@ export const isManager = (viewer: Pick<Viewer, 'is_admin'> | null | undefined) =
 /** A department leader (is_leader 1) who is not a manager: acts for the people of their department subtree. */
 export const isLeader = (viewer: Pick<Viewer, 'is_admin' | 'is_leader'> | null | undefined) => !isManager(viewer) && viewer?.is_leader === 1;
 
-/** Whether the viewer may call the endpoints serving `path` (the server checks the same list). */
+/** Whether the viewer may make a call of the endpoint table: the server checks the same allowed paths. */
+export const canCall = (viewer: Pick<Viewer, 'paths'>, endpoint: Pick<AnyEndpoint, 'allow'>) => endpointAllows(endpoint, viewer.paths);
+
+/** Whether the viewer may open the screen at `path` (for calls, use canCall). */
 export const hasPath = (viewer: Pick<Viewer, 'paths'>, path: string) => viewer.paths.includes(path);
-export const hasAnyPath = (viewer: Pick<Viewer, 'paths'>, paths: readonly string[]) => paths.some((p) => viewer.paths.includes(p));
 
 /** Sees every authorization asset (/auth, /operation) as managers do: managers, and a role's company asset scope. */
 export const seesCompanyAssets = (viewer: Pick<Viewer, 'is_admin' | 'asset_scope'>) => isManager(viewer) || viewer.asset_scope === 'company';

@@ -21,6 +21,7 @@ export const rootKeys = {
   tasks: ['tasks'] as const,
   materials: ['materials'] as const,
   cron: ['cron'] as const,
+  overview: ['overview'] as const,
 };
 
 /**

@@ -1,63 +1,25 @@
-import {
-  batchSaveUserRoleBodySchema,
-  CODE_ERROR,
-  createDepartmentBodySchema,
-  createRoleBodySchema,
-  createUserBodySchema,
-  createUserResultSchema,
-  departmentNodeSchema,
-  editDepartmentBodySchema,
-  editRoleBodySchema,
-  editUserBodySchema,
-  idBodySchema,
-  listRolesBodySchema,
-  listUsersBodySchema,
-  pageResultSchema,
-  resetPasswdBodySchema,
-  resetPasswdResultSchema,
-  roleSchema,
-  simpleListBodySchema,
-  simpleUserSchema,
-  sysUserSchema,
-} from '@ads/contracts';
+import { CODE_ERROR, endpointsByPath, type EndpointsByPath } from '@ads/contracts';
 import { vi } from 'vitest';
 import { z } from 'zod';
-import { assetEndpoints } from './assets-endpoints';
-import { cronEndpoints } from './cron-endpoints';
-import { xlsx } from './contract-helpers';
-import { materialEndpoints } from './materials-endpoints';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 /**
- * The API calls the screens make, with the contract schemas of their bodies and answers.
- * Every request a screen sends and every answer a mock gives is checked against them.
+ * The API calls the screens make: the endpoint table of the contracts, which the server's routes
+ * read too. Every request a screen sends and every answer a mock gives is checked against it.
  */
-export const endpoints = {
-  '/sys-users/list': { request: listUsersBodySchema, response: pageResultSchema(sysUserSchema) },
-  '/sys-users/export': { request: listUsersBodySchema, response: xlsx },
-  '/sys-users/create_account': { request: createUserBodySchema, response: createUserResultSchema },
-  '/sys-users/edit_account': { request: editUserBodySchema, response: sysUserSchema },
-  '/sys-users/delete_user': { request: idBodySchema, response: z.null() },
-  '/sys-users/reset_passwd': { request: resetPasswdBodySchema, response: resetPasswdResultSchema },
-  '/sys-users/simple_list': { request: simpleListBodySchema, response: z.array(simpleUserSchema) },
-  '/sys-users/batch_save_user_role': { request: batchSaveUserRoleBodySchema, response: z.object({ updated: z.number() }) },
-  '/sys-departments/tree': { request: z.object({}).optional(), response: z.array(departmentNodeSchema) },
-  '/sys-departments/create': { request: createDepartmentBodySchema, response: z.object({ id: z.number() }) },
-  '/sys-departments/edit': { request: editDepartmentBodySchema, response: z.object({ id: z.number() }) },
-  '/sys-departments/delete': { request: idBodySchema, response: z.null() },
-  '/sys-roles/list': { request: listRolesBodySchema, response: pageResultSchema(roleSchema) },
-  '/sys-roles/create': { request: createRoleBodySchema, response: z.object({ id: z.number() }) },
-  '/sys-roles/edit': { request: editRoleBodySchema, response: z.object({ id: z.number() }) },
-  '/sys-roles/delete': { request: idBodySchema, response: z.null() },
-  ...assetEndpoints,
-  ...materialEndpoints,
-  ...cronEndpoints,
-} as const;
+export const endpoints = endpointsByPath;
 
-export type Endpoint = keyof typeof endpoints;
-export type RequestOf<U extends Endpoint> = z.output<(typeof endpoints)[U]['request']>;
-export type ResponseOf<U extends Endpoint> = z.input<(typeof endpoints)[U]['response']>;
+export type Endpoint = keyof EndpointsByPath;
+/** The body as the server's schema reads it. A call without a body takes none (the client sends `{}`). */
+export type RequestOf<U extends Endpoint> = EndpointsByPath[U]['body'] extends z.ZodType ? z.output<EndpointsByPath[U]['body']> : Record<string, never> | undefined;
+/** What a handler answers: data the answer schema accepts, or 'xlsx' for a file download. */
+export type ResponseOf<U extends Endpoint> = EndpointsByPath[U]['answer'] extends z.ZodType ? z.input<EndpointsByPath[U]['answer']> : 'xlsx';
+
+/** A call without a body: the client sends nothing or `{}`. */
+const noBody = z.object({}).strict().optional();
+/** A download's "answer" in the mocks: the mock replies with a spreadsheet blob. */
+const xlsx = z.literal('xlsx');
 
 /** A refusal the mock answers with (code -2 by default), like the server's AppError or validation. */
 export class MockRefusal {
@@ -105,24 +67,26 @@ export function mockApi(handlers: Handlers) {
     }
     const endpoint = url as Endpoint;
     const contract = endpoints[endpoint];
+    const request: z.ZodType = contract.body ?? noBody;
+    const response: z.ZodType = contract.answer === 'xlsx' ? xlsx : contract.answer;
     const handler = handlers[endpoint] as ((b: unknown) => unknown) | undefined;
     if (!handler) {
       problems.push(`unexpected call to ${url} ${JSON.stringify(body)}`);
       return json({ code: CODE_ERROR, message: `unexpected call to ${url}`, data: null });
     }
-    const req = contract.request.safeParse(body);
+    const req = request.safeParse(body);
     if (!req.success) {
       problems.push(`request to ${url} breaks the contract: ${JSON.stringify(body)} ${req.error.message}`);
       return json({ code: CODE_ERROR, message: 'invalid request', data: null });
     }
     const answer = await handler(req.data);
     if (answer instanceof MockRefusal) return json({ code: answer.code, message: answer.message, data: answer.data });
-    const res = contract.response.safeParse(answer);
+    const res = response.safeParse(answer);
     if (!res.success) {
       problems.push(`mock answer of ${url} breaks the contract: ${res.error.message}`);
       throw new Error(`mock answer of ${url} breaks the contract`);
     }
-    if (contract.response === xlsx) return new Response(new Blob(['xlsx']), { status: 200, headers: { 'content-type': XLSX } });
+    if (contract.answer === 'xlsx') return new Response(new Blob(['xlsx']), { status: 200, headers: { 'content-type': XLSX } });
     return json({ code: 0, message: 'ok', data: answer });
   });
   vi.stubGlobal('fetch', fetchMock);

@@ -6,7 +6,7 @@ import { minorToUsd, minorToUsdSql } from '../../lib/fx.ts';
 import { escapeLike, iso } from '../../lib/sql.ts';
 import type { ExportPage } from '../../lib/xlsx.ts';
 import { toMajor } from '../../platform/currency.ts';
-import { currentStatusSql } from '../personal-accounts/token-health.ts';
+import { currentStatusSql } from '../../lib/token-health.ts';
 
 export type AdAccountFilters = Omit<ListAdAccountsBody, 'page' | 'page_size'>;
 

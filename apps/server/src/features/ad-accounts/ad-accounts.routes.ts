@@ -1,28 +1,10 @@
-import {
-  adAccountSchema,
-  assignUsersBodySchema,
-  editAdAccountBodySchema,
-  envelope,
-  listAdAccountsBodySchema,
-  assetPageResultSchema,
-  setAdAccountHostedBodySchema,
-  setAdAccountPlatformBodySchema,
-  type AdAccount,
-} from '@ads/contracts';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { ok } from '../../lib/reply.ts';
+import { endpoints, type AdAccount } from '@ads/contracts';
+import type { FastifyPluginAsync } from 'fastify';
+import { endpoint } from '../../lib/endpoint.ts';
 import { sendXlsx } from '../../lib/xlsx.ts';
 import type { AdAccountService } from './ad-accounts.service.ts';
-import { MATERIAL_PATHS } from '../materials/materials.service.ts';
 
-const ACCOUNTS = ['/auth/account'] as const;
-const HOSTING = ['/auth/account', '/operation/account'] as const;
-/** The list also serves the materials screens (choose ad accounts to push to); data scope applies as everywhere. */
-const LIST = [...HOSTING, ...MATERIAL_PATHS];
-
-const updatedSchema = z.object({ updated: z.number().int() });
-const listResultSchema = assetPageResultSchema(adAccountSchema).extend({ summary: z.object({ amount_spent_usd: z.number(), balance_usd: z.number() }) });
+const api = endpoints.adAccounts;
 
 /** account_status of reference §2, as people read it. */
 const STATUS_LABELS: Record<number, { zh: string; en: string }> = {
@@ -42,14 +24,11 @@ const exportHeaders = {
 };
 
 /** Ad accounts (广告账户, 广告托管), docs/api-assets.md. */
-export function adAccountRoutes(accounts: AdAccountService): FastifyPluginAsyncZod {
+export function adAccountRoutes(accounts: AdAccountService): FastifyPluginAsync {
   return async (app) => {
-    const tags = ['ad-accounts'];
-    app.post('/ad-accounts/list', { schema: { tags, body: listAdAccountsBodySchema, response: { 200: envelope(listResultSchema) } }, config: { paths: LIST } }, async (req) =>
-      ok(await accounts.list(req.ctx(), req.body)),
-    );
+    endpoint(app, api.list, async (req) => accounts.list(req.ctx(), req.body));
 
-    app.post('/ad-accounts/export', { schema: { tags, body: listAdAccountsBodySchema }, config: { paths: ACCOUNTS } }, async (req, reply) => {
+    endpoint(app, api.export, async (req, reply) => {
       const lang = req.lang;
       const h = exportHeaders[lang];
       const zh = lang === 'zh';
@@ -74,17 +53,9 @@ export function adAccountRoutes(accounts: AdAccountService): FastifyPluginAsyncZ
       ], (page) => accounts.exportRows(req.ctx(), req.body, page));
     });
 
-    app.post('/ad-accounts/assign_users', { schema: { tags, body: assignUsersBodySchema, response: { 200: envelope(updatedSchema) } }, config: { paths: ACCOUNTS } }, async (req) =>
-      ok(await accounts.assignUsers(req.ctx(), req.body)),
-    );
-    app.post('/ad-accounts/set_platform', { schema: { tags, body: setAdAccountPlatformBodySchema, response: { 200: envelope(updatedSchema) } }, config: { paths: ACCOUNTS } }, async (req) =>
-      ok(await accounts.setPlatform(req.ctx(), req.body)),
-    );
-    app.post('/ad-accounts/set_hosted', { schema: { tags, body: setAdAccountHostedBodySchema, response: { 200: envelope(updatedSchema) } }, config: { paths: HOSTING } }, async (req) =>
-      ok(await accounts.setHosted(req.ctx(), req.body)),
-    );
-    app.post('/ad-accounts/edit', { schema: { tags, body: editAdAccountBodySchema, response: { 200: envelope(adAccountSchema) } }, config: { paths: ACCOUNTS } }, async (req) =>
-      ok(await accounts.edit(req.ctx(), req.body)),
-    );
+    endpoint(app, api.assign_users, async (req) => accounts.assignUsers(req.ctx(), req.body));
+    endpoint(app, api.set_platform, async (req) => accounts.setPlatform(req.ctx(), req.body));
+    endpoint(app, api.set_hosted, async (req) => accounts.setHosted(req.ctx(), req.body));
+    endpoint(app, api.edit, async (req) => accounts.edit(req.ctx(), req.body));
   };
 }

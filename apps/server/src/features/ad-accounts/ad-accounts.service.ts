@@ -6,7 +6,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { editLinks } from '../../lib/links.ts';
 import { assertUsersManageable, assertWithin, forAssets, manageableUserIds, visibleAdAccountIds, visibleUserIds, type ScopeActor } from '../../lib/scope.ts';
 import type { ExportPage } from '../../lib/xlsx.ts';
-import { writeAudit } from '../audit/audit.repository.ts';
+import { writeAudit } from '../audit/audit.service.ts';
 import { allAdAccounts, findAdAccount, listAdAccounts, type AdAccountFilters } from './ad-accounts.repository.ts';
 
 /** The asset screens of ad accounts; the list also serves the materials screens (see assetActor). */

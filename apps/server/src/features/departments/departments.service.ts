@@ -5,7 +5,7 @@ import { AppError } from '../../errors.ts';
 import { isManager, type Actor, type RequestContext } from '../../lib/actor.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { departmentSubtree, managedDepartments } from '../../lib/scope.ts';
-import { writeAudit } from '../audit/audit.repository.ts';
+import { writeAudit } from '../audit/audit.service.ts';
 
 const isUniqueViolation = (err: unknown) => (err as { code?: string }).code === '23505';
 

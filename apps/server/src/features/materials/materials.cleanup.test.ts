@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp, type App } from '../../app.ts';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/database.ts';
@@ -31,7 +31,7 @@ let token: string;
 const clock = fixedClock('2026-11-01T08:00:00Z');
 
 async function start() {
-  app = await buildApp({ config, db: database.db, driver: database.driver, clock, logger: false });
+  app = await buildApp({ config, db: database.db, driver: database.driver, clock, logger: false, checkAnswers: true });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const addr = app.server.address();
   baseUrl = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
@@ -47,6 +47,9 @@ beforeAll(async () => {
   const res = await fetch(`${baseUrl}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ account: staff.account, pwd: md5Hex(staff.password) }) });
   token = ((await res.json()) as { data: { token: string } }).data.token;
 });
+
+// Every answer is compared with its contract (lib/endpoint.ts).
+afterEach(() => expect(app.answerMismatches).toEqual([]));
 
 afterAll(async () => {
   vi.useRealTimers();

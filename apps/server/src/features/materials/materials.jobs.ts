@@ -285,7 +285,10 @@ async function outcome(db: Db, ids: readonly number[], taskId: number) {
 export const pushMaterialsJob = defineJob<{ push_ids?: number[] }>({
   name: PUSH_JOB,
   title: { zh: '推送素材到广告账户', en: 'Push materials to ad accounts' },
-  description: 'Uploads materials to ad accounts (videos in chunks, images by hash) and waits for videos to be processed.',
+  description: {
+    zh: '把素材上传到广告账户（视频分片上传，图片按哈希上传），并等待平台处理完视频。',
+    en: 'Uploads materials to ad accounts (videos in chunks, images by hash) and waits for videos to be processed.',
+  },
   defaultSchedule: null,
   retryLimit: 2,
   // 200 videos of 100 MB to 30 accounts is hours of upload.
@@ -334,7 +337,10 @@ export const pushMaterialsJob = defineJob<{ push_ids?: number[] }>({
 export const checkMaterialPushesJob = defineJob({
   name: 'check-material-pushes',
   title: { zh: '检查素材推送', en: 'Check material pushes' },
-  description: 'Polls videos the platform is still processing; marks pushes whose task ended without them as failed.',
+  description: {
+    zh: '查询平台仍在处理的视频；推送任务已结束却未完成的推送标记为失败。',
+    en: 'Polls videos the platform is still processing; marks pushes whose task ended without them as failed.',
+  },
   defaultSchedule: '*/5 * * * *',
   retryLimit: 1,
   system: true,
@@ -363,7 +369,10 @@ export const checkMaterialPushesJob = defineJob({
 export const cleanupMaterialUploadsJob = defineJob({
   name: 'cleanup-material-uploads',
   title: { zh: '清理未完成的上传', en: 'Clean up unfinished uploads' },
-  description: 'Removes tus uploads not finished within 7 days, and scratch files left by a crash.',
+  description: {
+    zh: '删除超过 7 天仍未完成的上传，以及异常退出时留下的临时文件。',
+    en: 'Removes tus uploads not finished within 7 days, and scratch files left by a crash.',
+  },
   defaultSchedule: '43 3 * * *',
   retryLimit: 1,
   system: true,

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp, type App } from '../../app.ts';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/database.ts';
@@ -77,7 +77,7 @@ beforeAll(async () => {
   // Three slots: pushes (per person) may take two of them.
   runner = createJobs({ db: database.db, platform: sim.platform, clock, config, log: testLog(), registry: [pushMaterialsJob, checkMaterialPushesJob], options: { workers: true, concurrency: 3, ...FAST } });
   await runner.start();
-  app = await buildApp({ config, db: database.db, driver: database.driver, clock, logger: false, jobs: runner, platform: sim.platform });
+  app = await buildApp({ config, db: database.db, driver: database.driver, clock, logger: false, checkAnswers: true, jobs: runner, platform: sim.platform });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const addr = app.server.address();
   baseUrl = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
@@ -128,6 +128,9 @@ async function storeAccounts(fbUser: SimUser, ownerId: number) {
   }
   return ids;
 }
+
+// Every answer is compared with its contract (lib/endpoint.ts).
+afterEach(() => expect(app.answerMismatches).toEqual([]));
 
 afterAll(async () => {
   await app?.close();

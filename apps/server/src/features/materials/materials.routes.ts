@@ -1,35 +1,14 @@
-import {
-  CODE_ERROR,
-  batchEditMaterialsBodySchema,
-  checkMaterialHashBodySchema,
-  checkMaterialHashResultSchema,
-  deleteMaterialsBodySchema,
-  editMaterialBodySchema,
-  envelope,
-  formatMessage,
-  idBodySchema,
-  idSchema,
-  listMaterialsBodySchema,
-  listPushesBodySchema,
-  materialFacetsBodySchema,
-  materialFacetsSchema,
-  materialPushSchema,
-  materialSchema,
-  pageResultSchema,
-  pushMaterialsBodySchema,
-  pushMaterialsResultSchema,
-  retryPushesBodySchema,
-  uploadResultBodySchema,
-  uploadResultSchema,
-} from '@ads/contracts';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { CODE_ERROR, endpoints, formatMessage, idSchema } from '@ads/contracts';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ok } from '../../lib/reply.ts';
+import { endpoint } from '../../lib/endpoint.ts';
 import { SIGNED_URL_TTL_S } from '../../lib/signed-url.ts';
-import { MATERIAL_PATHS, type MaterialService } from './materials.service.ts';
+import type { MaterialService } from './materials.service.ts';
 import type { MaterialStorage } from './storage.ts';
 import type { createTusUploads } from './tus.ts';
+
+const api = endpoints.materials;
 
 /** A byte range of a file of `size` bytes: null = the whole file, 'unsatisfiable' = 416. */
 export function parseRange(header: string | undefined, size: number): { start: number; end: number } | null | 'unsatisfiable' {
@@ -59,40 +38,22 @@ export function materialRoutes(
   materials: MaterialService,
   storage: MaterialStorage,
   uploads: Pick<ReturnType<typeof createTusUploads>, 'pending'>,
-): FastifyPluginAsyncZod {
-  return async (app) => {
-    const tags = ['materials'];
-    const config = { paths: MATERIAL_PATHS };
-
-    app.post('/materials/list', { schema: { tags, body: listMaterialsBodySchema, response: { 200: envelope(pageResultSchema(materialSchema)) } }, config }, async (req) =>
-      ok(await materials.list(req.ctx(), req.body)),
-    );
-    app.post('/materials/facets', { schema: { tags, body: materialFacetsBodySchema.nullable(), response: { 200: envelope(materialFacetsSchema) } }, config }, async (req) =>
-      ok(await materials.facets(req.ctx(), req.body?.platform)),
-    );
-    app.post('/materials/get', { schema: { tags, body: idBodySchema, response: { 200: envelope(materialSchema) } }, config }, async (req) => ok(await materials.get(req.ctx(), req.body.id)));
-    app.post('/materials/edit', { schema: { tags, body: editMaterialBodySchema, response: { 200: envelope(materialSchema) } }, config }, async (req) => ok(await materials.edit(req.ctx(), req.body)));
-    app.post('/materials/batch_edit', { schema: { tags, body: batchEditMaterialsBodySchema, response: { 200: envelope(z.object({ updated: z.number().int() })) } }, config }, async (req) =>
-      ok(await materials.batchEdit(req.ctx(), req.body)),
-    );
-    app.post('/materials/delete', { schema: { tags, body: deleteMaterialsBodySchema, response: { 200: envelope(z.object({ deleted: z.number().int() })) } }, config }, async (req) =>
-      ok(await materials.remove(req.ctx(), req.body.ids)),
-    );
-    app.post('/materials/check_hash', { schema: { tags, body: checkMaterialHashBodySchema, response: { 200: envelope(checkMaterialHashResultSchema) } }, config }, async (req) =>
-      ok(await materials.checkHash(req.ctx(), req.body.md5)),
-    );
-    app.post('/materials/push', { schema: { tags, body: pushMaterialsBodySchema, response: { 200: envelope(pushMaterialsResultSchema) } }, config }, async (req) =>
-      ok(await materials.push(req.ctx(), req.body)),
-    );
-    app.post('/materials/pushes', { schema: { tags, body: listPushesBodySchema, response: { 200: envelope(pageResultSchema(materialPushSchema)) } }, config }, async (req) =>
-      ok(await materials.pushes(req.ctx(), req.body)),
-    );
-    app.post('/materials/retry_push', { schema: { tags, body: retryPushesBodySchema, response: { 200: envelope(pushMaterialsResultSchema) } }, config }, async (req) =>
-      ok(await materials.retryPush(req.ctx(), req.body)),
-    );
-    app.post('/materials/upload_result', { schema: { tags, body: uploadResultBodySchema, response: { 200: envelope(uploadResultSchema) } }, config }, async (req) => {
+): FastifyPluginAsync {
+  return async (plain) => {
+    const app = plain.withTypeProvider<ZodTypeProvider>();
+    endpoint(app, api.list, async (req) => materials.list(req.ctx(), req.body));
+    endpoint(app, api.facets, async (req) => materials.facets(req.ctx(), req.body?.platform));
+    endpoint(app, api.get, async (req) => materials.get(req.ctx(), req.body.id));
+    endpoint(app, api.edit, async (req) => materials.edit(req.ctx(), req.body));
+    endpoint(app, api.batch_edit, async (req) => materials.batchEdit(req.ctx(), req.body));
+    endpoint(app, api.delete, async (req) => materials.remove(req.ctx(), req.body.ids));
+    endpoint(app, api.check_hash, async (req) => materials.checkHash(req.ctx(), req.body.md5));
+    endpoint(app, api.push, async (req) => materials.push(req.ctx(), req.body));
+    endpoint(app, api.pushes, async (req) => materials.pushes(req.ctx(), req.body));
+    endpoint(app, api.retry_push, async (req) => materials.retryPush(req.ctx(), req.body));
+    endpoint(app, api.upload_result, async (req) => {
       const ctx = req.ctx();
-      return ok(await materials.uploadResult(ctx, req.body.upload_id, () => uploads.pending(req.body.upload_id, ctx)));
+      return materials.uploadResult(ctx, req.body.upload_id, () => uploads.pending(req.body.upload_id, ctx));
     });
 
     // ---- files: <img>/<video> load these without a header, so the URL carries a signature ----
@@ -118,7 +79,7 @@ export function materialRoutes(
       return reply.send(await storage.read(file.key, range ?? undefined));
     };
     for (const which of ['file', 'thumb'] as const) {
-      const opts = { schema: { tags, params: fileParams, hide: true }, config: { signed: true }, exposeHeadRoute: false };
+      const opts = { schema: { tags: ['materials'], params: fileParams, hide: true }, config: { signed: true }, exposeHeadRoute: false };
       app.get(`/material/${which}/:id`, opts, serve(which));
       // A HEAD of its own: Fastify's automatic one would read the whole file to throw it away.
       app.head(`/material/${which}/:id`, opts, serve(which));

@@ -25,7 +25,7 @@ import type { RequestContext } from '../../lib/actor.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { UrlSigner } from '../../lib/signed-url.ts';
 import { assertWithin, departmentSubtree, visibleAdAccountIds, visibleUserIds, type ScopeActor } from '../../lib/scope.ts';
-import { writeAudit, type AuditContext } from '../audit/audit.repository.ts';
+import { writeAudit, type AuditContext } from '../audit/audit.service.ts';
 import { isThumbnailSized, md5File, sniff, type MediaTools } from './media.ts';
 import { findMaterialByMd5, findMaterials, findPushes, listMaterials, listPushes, materialFacets, type MaterialListRow, type MaterialScope } from './materials.repository.ts';
 import type { MaterialStorage } from './storage.ts';
@@ -42,9 +42,6 @@ export const pushKey = (userId: number) => `pusher:${userId}`;
 export const MAX_PUSH_PAIRS = 10_000;
 
 const isUniqueViolation = (err: unknown) => (err as { code?: string }).code === '23505';
-
-/** Route paths of the library: the upload screen and the two menu entries that open it (PRODUCT.md). */
-export const MATERIAL_PATHS = ['/material/upload', '/advertising/video', '/advertising/upload-ec'] as const;
 
 /** URL paths of a material's file and thumbnail (signed: lib/signed-url.ts). */
 export const fileUrlPath = (id: number) => `/api/material/file/${id}`;

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { buffer } from 'node:stream/consumers';
 import S3rver from 's3rver';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
 import type { Database } from '../../db/database.ts';
@@ -98,11 +98,13 @@ describe('materials on S3', () => {
     database = await freshDatabase();
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ads-s3-app-'));
     const config = materialsConfig(dir, { storage: s3Config() });
-    app = await buildApp({ config, db: database.db, driver: database.driver, clock: fixedClock('2026-11-01T08:00:00Z'), logger: false });
+    app = await buildApp({ config, db: database.db, driver: database.driver, clock: fixedClock('2026-11-01T08:00:00Z'), logger: false, checkAnswers: true });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const addr = app.server.address();
     baseUrl = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
   });
+  // Every answer is compared with its contract (lib/endpoint.ts).
+  afterEach(() => expect(app.answerMismatches).toEqual([]));
   afterAll(async () => {
     await app?.close();
     await database?.close();

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../app.ts';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/database.ts';
@@ -31,7 +31,7 @@ let other: { id: number; token: string };
 let dramaId: number;
 
 async function start() {
-  app = await buildApp({ config, db: database.db, driver: database.driver, clock, logger: false });
+  app = await buildApp({ config, db: database.db, driver: database.driver, clock, logger: false, checkAnswers: true });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const addr = app.server.address();
   baseUrl = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
@@ -67,6 +67,9 @@ beforeAll(async () => {
   const site = await createSite(database.db, { platform: 'dj' });
   dramaId = (await createDrama(database.db, { site_id: site.id, name: 'Drama A' })).id;
 });
+
+// Every answer is compared with its contract (lib/endpoint.ts).
+afterEach(() => expect(app.answerMismatches).toEqual([]));
 
 afterAll(async () => {
   await app?.close();
@@ -402,7 +405,7 @@ describe('upload quotas', () => {
 
   /** Another server on the same database and data dir, with other materials settings. */
   async function serverWith(overrides: Partial<Config['materials']>) {
-    const other = await buildApp({ config: { ...config, materials: { ...config.materials, ...overrides } }, db: database.db, driver: database.driver, clock, logger: false });
+    const other = await buildApp({ config: { ...config, materials: { ...config.materials, ...overrides } }, db: database.db, driver: database.driver, clock, logger: false, checkAnswers: true });
     await other.listen({ port: 0, host: '127.0.0.1' });
     const addr = other.server.address();
     return { url: `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`, close: () => other.close() };

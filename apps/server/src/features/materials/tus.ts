@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
-import { formatMessage, hasBadChars, langFromHeader, MATERIAL_MIME_TYPES, MATERIAL_TUS_PATH, platformSchema, type ErrorKey, type Lang, type UploadResult } from '@ads/contracts';
+import { formatMessage, hasBadChars, langFromHeader, MATERIAL_MIME_TYPES, MATERIAL_PATHS, MATERIAL_TUS_PATH, platformSchema, type ErrorKey, type Lang, type UploadResult } from '@ads/contracts';
 import { FileStore } from '@tus/file-store';
 import { ERRORS, Server, type Upload } from '@tus/server';
 import type { FastifyBaseLogger, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
@@ -10,7 +10,7 @@ import type { MaterialsConfig } from '../../config.ts';
 import { AppError } from '../../errors.ts';
 import type { Actor, RequestContext } from '../../lib/actor.ts';
 import { MediaRefusal } from './media.ts';
-import { MATERIAL_PATHS, type MaterialService, type UploadMeta } from './materials.service.ts';
+import type { MaterialService, UploadMeta } from './materials.service.ts';
 
 // tus 1.0 (https://tus.io/protocols/resumable-upload) at /api/material/tus, served by @tus/server
 // inside Fastify: the auth hook has already checked the Bearer token and the paths when a request

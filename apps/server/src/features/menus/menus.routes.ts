@@ -1,8 +1,8 @@
-import { routeTable } from '@ads/contracts';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ok } from '../../lib/reply.ts';
+import { endpoints, routeTable } from '@ads/contracts';
+import type { FastifyPluginAsync } from 'fastify';
+import { endpoint } from '../../lib/endpoint.ts';
 
-export const menuRoutes: FastifyPluginAsyncZod = async (app) => {
-  // The role editor shows this as a tree; the web shell itself ships the same table.
-  app.get('/sys-menus/routes', { schema: { tags: ['sys-menus'] }, config: { paths: ['/sys/role'] } }, async () => ok(routeTable));
+/** The role editor shows the route table as a tree; the web shell itself ships the same table. */
+export const menuRoutes: FastifyPluginAsync = async (app) => {
+  endpoint(app, endpoints.sysMenus.routes, async () => routeTable);
 };

@@ -1,12 +1,8 @@
-import { CODE_ERROR, envelope, formatMessage, importOrdersBodySchema, importOrdersResultSchema } from '@ads/contracts';
+import { CODE_ERROR, endpoints, formatMessage } from '@ads/contracts';
 import type { FastifyError, FastifyPluginAsync } from 'fastify';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ok } from '../../lib/reply.ts';
-import { IMPORT_BODY_LIMIT } from '../sites/sites.routes.ts';
+import { endpoint } from '../../lib/endpoint.ts';
 import { WEBHOOK_BODY_LIMIT, type OrderService } from './orders.service.ts';
-
-const ORDER_LIST = ['/admin/order/list'] as const;
 
 /**
  * `POST /api/orders/webhook/:siteId` (API.md "Orders"): public (the signature proves the sender),
@@ -47,13 +43,9 @@ export function orderWebhookRoutes(orders: OrderService): FastifyPluginAsync {
   };
 }
 
-/** Session routes of orders (the order list and analysis screens come with issue 9's later parts). */
-export function orderRoutes(orders: OrderService): FastifyPluginAsyncZod {
+/** Session calls of orders (endpoint table; the order list and analysis screens come with issue 9's later parts). */
+export function orderRoutes(orders: OrderService): FastifyPluginAsync {
   return async (app) => {
-    app.post(
-      '/orders/import',
-      { schema: { tags: ['orders'], body: importOrdersBodySchema, response: { 200: envelope(importOrdersResultSchema) } }, config: { paths: ORDER_LIST }, bodyLimit: IMPORT_BODY_LIMIT },
-      async (req) => ok(await orders.importOrders(req.ctx(), req.body)),
-    );
+    endpoint(app, endpoints.orders.import, async (req) => orders.importOrders(req.ctx(), req.body));
   };
 }

@@ -6,7 +6,7 @@ import type { RequestContext } from '../../lib/actor.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { SecretBox } from '../../lib/crypto.ts';
 import { openImportFile } from '../../lib/import-file.ts';
-import { writeAudit } from '../audit/audit.repository.ts';
+import { writeAudit } from '../audit/audit.service.ts';
 import { decodeBase64 } from '../sites/catalog-file.ts';
 import { ingestEvents, type IngestItem, type IngestSite } from './ingest.ts';
 import { EVENT_FIELDS, parseOrderEvent } from './order-event.ts';

@@ -5,7 +5,7 @@ import type { RequestContext } from '../../lib/actor.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { editLinks } from '../../lib/links.ts';
 import { assertUsersManageable, assertWithin, forAssets, manageableUserIds, visibleAdAccountIds, visibleUserIds } from '../../lib/scope.ts';
-import { writeAudit } from '../audit/audit.repository.ts';
+import { writeAudit } from '../audit/audit.service.ts';
 import { listPages, visiblePageIds } from './pages.repository.ts';
 
 export interface AssociatePagesBody {

@@ -8,9 +8,9 @@ import type { Clock } from '../../lib/clock.ts';
 import { SecretUnreadableError, type SecretBox } from '../../lib/crypto.ts';
 import { isAuthFailure, platformDetail } from '../../lib/platform-errors.ts';
 import { PlatformError, type AdPlatformClient, type PlatformAdAccount, type PlatformPixel, type TokenInfo } from '../../platform/types.ts';
-import { writeAudit, type AuditContext } from '../audit/audit.repository.ts';
+import { writeAudit, type AuditContext } from '../audit/audit.service.ts';
 import { findPersonalAccountRow } from './personal-accounts.repository.ts';
-import { tokenHealth, type TokenHealth } from './token-health.ts';
+import { tokenHealth, type TokenHealth } from '../../lib/token-health.ts';
 
 /**
  * Business assets from a personal account's token: its ad accounts, pages (with page tokens and

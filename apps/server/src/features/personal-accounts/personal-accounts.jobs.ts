@@ -5,7 +5,7 @@ import type { Db } from '../../db/database.ts';
 import { defineJob, errorTexts, JobError, type JobContext } from '../../jobs/types.ts';
 import { secretBoxFor } from '../../lib/crypto.ts';
 import { isAuthFailure, platformDetail } from '../../lib/platform-errors.ts';
-import type { AuditContext } from '../audit/audit.repository.ts';
+import type { AuditContext } from '../audit/audit.service.ts';
 import { createAssetSync, resumeTimeText, SyncAuthError, SyncDisconnectedError, SyncPausedError, syncResumePointSchema, type SyncResumePoint, type SyncSummary } from './asset-sync.service.ts';
 import { SYNC_JOB } from './personal-accounts.service.ts';
 

@@ -2,7 +2,7 @@ import { REQUIRED_SCOPES, type Lang, type ListPersonalAccountsBody, type Persona
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { escapeLike, iso } from '../../lib/sql.ts';
-import { currentHealth, currentStatusSql, reasonText } from './token-health.ts';
+import { currentHealth, currentStatusSql, reasonText } from '../../lib/token-health.ts';
 
 export type PersonalAccountFilters = Omit<ListPersonalAccountsBody, 'page' | 'page_size'>;
 

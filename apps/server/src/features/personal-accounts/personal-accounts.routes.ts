@@ -1,27 +1,12 @@
-import {
-  CODE_ERROR,
-  connectTokenBodySchema,
-  envelope,
-  formatMessage,
-  idBodySchema,
-  listPersonalAccountsBodySchema,
-  oauthStartResultSchema,
-  assetPageResultSchema,
-  personalAccountSchema,
-  setHostedBodySchema,
-  setOwnerBodySchema,
-  syncBodySchema,
-  taskRefSchema,
-} from '@ads/contracts';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { CODE_ERROR, endpoints, formatMessage } from '@ads/contracts';
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../errors.ts';
-import { ok } from '../../lib/reply.ts';
+import { endpoint } from '../../lib/endpoint.ts';
 import { OAUTH_BROWSER_COOKIE, type PersonalAccountService } from './personal-accounts.service.ts';
 
-const PATHS = ['/auth/personage', '/operation/auth'] as const;
-
-const updatedSchema = z.object({ updated: z.number().int() });
+const api = endpoints.personalAccounts;
 
 /** What the OAuth dialog appends to the redirect URI (reference §11); anything longer is not Meta's. */
 const callbackQuerySchema = z.object({
@@ -43,31 +28,21 @@ function cookieValue(header: string | undefined, name: string): string | undefin
 }
 
 /** Personal accounts (个号管理 / 个号授权), docs/api-assets.md. */
-export function personalAccountRoutes(accounts: PersonalAccountService): FastifyPluginAsyncZod {
-  return async (app) => {
-    const tags = ['personal-accounts'];
-    const config = { paths: PATHS };
-
-    app.post(
-      '/personal-accounts/list',
-      { schema: { tags, body: listPersonalAccountsBodySchema, response: { 200: envelope(assetPageResultSchema(personalAccountSchema)) } }, config },
-      async (req) => ok(await accounts.list(req.ctx(), req.body)),
-    );
-    app.post(
-      '/personal-accounts/connect_token',
-      { schema: { tags, body: connectTokenBodySchema, response: { 200: envelope(personalAccountSchema) } }, config },
-      async (req) => ok(await accounts.connectToken(req.ctx(), req.body)),
-    );
-    // No body: the state binds the dialog to the caller, and the cookie to the caller's browser.
-    app.post('/personal-accounts/oauth_start', { schema: { tags, response: { 200: envelope(oauthStartResultSchema) } }, config }, async (req, reply) => {
+export function personalAccountRoutes(accounts: PersonalAccountService): FastifyPluginAsync {
+  return async (plain) => {
+    const app = plain.withTypeProvider<ZodTypeProvider>();
+    endpoint(app, api.list, async (req) => accounts.list(req.ctx(), req.body));
+    endpoint(app, api.connect_token, async (req) => accounts.connectToken(req.ctx(), req.body));
+    endpoint(app, api.oauth_start, async (req, reply) => {
       const { result, setCookie } = await accounts.oauthStart(req.ctx(), cookieValue(req.headers.cookie, OAUTH_BROWSER_COOKIE));
       reply.header('set-cookie', setCookie);
-      return ok(result);
+      return result;
     });
 
     // The browser comes back here from the OAuth dialog, without our session token: the one-time
     // state proves who started it, the cookie that the browser did. It answers a redirect to the personal accounts screen.
-    app.get('/personal-accounts/oauth_callback', { schema: { tags, querystring: callbackQuerySchema }, config: { public: true } }, async (req, reply) => {
+    // Not a call of the endpoint table: a browser redirect, not a JSON answer.
+    app.get('/personal-accounts/oauth_callback', { schema: { tags: ['personal-accounts'], querystring: callbackQuerySchema }, config: { public: true } }, async (req, reply) => {
       try {
         const location = await accounts.oauthCallback(req.query, {
           lang: req.lang,
@@ -83,23 +58,13 @@ export function personalAccountRoutes(accounts: PersonalAccountService): Fastify
       }
     });
 
-    app.post(
-      '/personal-accounts/check_token',
-      { schema: { tags, body: idBodySchema, response: { 200: envelope(personalAccountSchema) } }, config },
-      async (req) => ok(await accounts.checkToken(req.ctx(), req.body.id)),
-    );
-    app.post('/personal-accounts/sync', { schema: { tags, body: syncBodySchema, response: { 200: envelope(taskRefSchema) } }, config }, async (req) =>
-      ok(await accounts.sync(req.ctx(), req.body.ids)),
-    );
-    app.post('/personal-accounts/set_owner', { schema: { tags, body: setOwnerBodySchema, response: { 200: envelope(updatedSchema) } }, config }, async (req) =>
-      ok(await accounts.setOwner(req.ctx(), req.body)),
-    );
-    app.post('/personal-accounts/set_hosted', { schema: { tags, body: setHostedBodySchema, response: { 200: envelope(updatedSchema) } }, config }, async (req) =>
-      ok(await accounts.setHosted(req.ctx(), req.body)),
-    );
-    app.post('/personal-accounts/disconnect', { schema: { tags, body: idBodySchema }, config }, async (req) => {
+    endpoint(app, api.check_token, async (req) => accounts.checkToken(req.ctx(), req.body.id));
+    endpoint(app, api.sync, async (req) => accounts.sync(req.ctx(), req.body.ids));
+    endpoint(app, api.set_owner, async (req) => accounts.setOwner(req.ctx(), req.body));
+    endpoint(app, api.set_hosted, async (req) => accounts.setHosted(req.ctx(), req.body));
+    endpoint(app, api.disconnect, async (req) => {
       await accounts.disconnect(req.ctx(), req.body.id);
-      return ok(null);
+      return null;
     });
   };
 }

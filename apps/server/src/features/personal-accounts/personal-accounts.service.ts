@@ -10,10 +10,10 @@ import { isAuthFailure, platformDetail, requirePlatform, toAppError } from '../.
 import { assertUsersManageable, forAssets, seesEverything, visibleUserIds, type ScopeActor } from '../../lib/scope.ts';
 import { hashToken } from '../../lib/tokens.ts';
 import type { AdPlatformClient, PlatformUser, TokenInfo } from '../../platform/types.ts';
-import { writeAudit, type AuditContext } from '../audit/audit.repository.ts';
+import { writeAudit, type AuditContext } from '../audit/audit.service.ts';
 import { createAssetSync } from './asset-sync.service.ts';
 import { findPersonalAccount, listPersonalAccounts } from './personal-accounts.repository.ts';
-import { reasonText, tokenHealth } from './token-health.ts';
+import { reasonText, tokenHealth } from '../../lib/token-health.ts';
 
 /** The job that syncs personal accounts' assets (personal-accounts.jobs.ts). */
 export const SYNC_JOB = 'sync-personal-accounts';

@@ -1,22 +1,14 @@
-import { assetPageResultSchema, associatePixelsBodySchema, envelope, listPixelsBodySchema, pixelSchema } from '@ads/contracts';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { ok } from '../../lib/reply.ts';
+import { endpoints } from '@ads/contracts';
+import type { FastifyPluginAsync } from 'fastify';
+import { endpoint } from '../../lib/endpoint.ts';
 import type { PixelService } from './pixels.service.ts';
 
-const PIXELS = ['/auth/pixel'] as const;
+const api = endpoints.pixels;
 
 /** Pixels (像素管理), docs/api-assets.md. */
-export function pixelRoutes(pixels: PixelService): FastifyPluginAsyncZod {
+export function pixelRoutes(pixels: PixelService): FastifyPluginAsync {
   return async (app) => {
-    const tags = ['pixels'];
-    app.post('/pixels/list', { schema: { tags, body: listPixelsBodySchema, response: { 200: envelope(assetPageResultSchema(pixelSchema)) } }, config: { paths: PIXELS } }, async (req) =>
-      ok(await pixels.list(req.ctx(), req.body)),
-    );
-    app.post(
-      '/pixels/associate',
-      { schema: { tags, body: associatePixelsBodySchema, response: { 200: envelope(z.object({ updated: z.number().int() })) } }, config: { paths: PIXELS } },
-      async (req) => ok(await pixels.associate(req.ctx(), req.body)),
-    );
+    endpoint(app, api.list, async (req) => pixels.list(req.ctx(), req.body));
+    endpoint(app, api.associate, async (req) => pixels.associate(req.ctx(), req.body));
   };
 }

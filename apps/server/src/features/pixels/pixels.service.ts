@@ -5,7 +5,7 @@ import type { RequestContext } from '../../lib/actor.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { editLinks } from '../../lib/links.ts';
 import { assertWithin, forAssets, visibleAdAccountIds, visibleUserIds } from '../../lib/scope.ts';
-import { writeAudit } from '../audit/audit.repository.ts';
+import { writeAudit } from '../audit/audit.service.ts';
 import { listPixels, visiblePixelIds } from './pixels.repository.ts';
 
 /** Pixels (像素管理): which ad accounts may use each pixel, besides those the platform shares it with (a company asset scope sees them all). */

@@ -6,7 +6,7 @@ import { isManager, type Actor, type RequestContext } from '../../lib/actor.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { assertCanGrantPaths, managedDepartments } from '../../lib/scope.ts';
 import { escapeLike } from '../../lib/sql.ts';
-import { writeAudit } from '../audit/audit.repository.ts';
+import { writeAudit } from '../audit/audit.service.ts';
 
 const isUniqueViolation = (err: unknown) => (err as { code?: string }).code === '23505';
 

@@ -8,7 +8,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { dummyHashPromise, verifyPassword as defaultVerifyPassword } from '../../lib/passwords.ts';
 import { iso } from '../../lib/sql.ts';
 import { hashToken, newToken } from '../../lib/tokens.ts';
-import { writeAudit } from '../audit/audit.repository.ts';
+import { writeAudit } from '../audit/audit.service.ts';
 
 export interface SessionServiceDeps {
   db: Db;

@@ -24,7 +24,7 @@ import { AppError } from '../../errors.ts';
 import type { RequestContext } from '../../lib/actor.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { ExportPage } from '../../lib/xlsx.ts';
-import { writeAudit } from '../audit/audit.repository.ts';
+import { writeAudit } from '../audit/audit.service.ts';
 import { decodeBase64, DRAMA_COLUMNS, PRODUCT_COLUMNS, readCatalogFile, splitTags, type CatalogRow, type CatalogSheet } from './catalog-file.ts';
 import { allDramas, allProducts, findDrama, findProduct, listDramas, listProducts, type DramaFilters, type ProductFilters } from './sites.repository.ts';
 

@@ -1,40 +1,12 @@
-import {
-  createDramaBodySchema,
-  createProductBodySchema,
-  createSiteBodySchema,
-  dramaSchema,
-  editDramaBodySchema,
-  editProductBodySchema,
-  editSiteBodySchema,
-  envelope,
-  idBodySchema,
-  importCatalogBodySchema,
-  importCatalogResultSchema,
-  listDramasBodySchema,
-  listProductsBodySchema,
-  listSitesBodySchema,
-  pageResultSchema,
-  productSchema,
-  siteSchema,
-  siteSecretSchema,
-  type Drama,
-  type Lang,
-  type Product,
-} from '@ads/contracts';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ok } from '../../lib/reply.ts';
+import { endpoints, type Drama, type Lang, type Product } from '@ads/contracts';
+import type { FastifyPluginAsync } from 'fastify';
+import { endpoint } from '../../lib/endpoint.ts';
 import { sendXlsx, type XlsxColumn } from '../../lib/xlsx.ts';
 import { DRAMA_COLUMNS, PRODUCT_COLUMNS, type CatalogColumn } from './catalog-file.ts';
 import { TEST_STATUS_LABELS, type CatalogService } from './catalog.service.ts';
 import type { SiteService } from './sites.service.ts';
-import { MATERIAL_PATHS } from '../materials/materials.service.ts';
 
-const SITE = ['/auth/site'] as const;
-/** Catalog lists also serve the materials screens (pick a drama or product for a material). */
-const CATALOG_READ = [...SITE, ...MATERIAL_PATHS];
-
-/** Base64 of a 10 MB file plus the JSON around it (the contract allows 14M characters). */
-export const IMPORT_BODY_LIMIT = 15 * 1024 * 1024;
+const { sites: siteApi, dramas: dramaApi, products: productApi } = endpoints;
 
 /**
  * Export columns are the import columns (headers in the caller's language; both are accepted on
@@ -62,82 +34,46 @@ const productCell = (p: Product, key: string) => {
 };
 
 /** Sites (站点关联) with their drama and product catalogs (docs/api-assets.md). */
-export function siteRoutes(sites: SiteService, catalog: CatalogService): FastifyPluginAsyncZod {
+export function siteRoutes(sites: SiteService, catalog: CatalogService): FastifyPluginAsync {
   return async (app) => {
-    const config = { paths: SITE };
-
-    // ---- sites --------------------------------------------------------------------------------
-    const sitesTags = ['sites'];
-    app.post('/sites/list', { schema: { tags: sitesTags, body: listSitesBodySchema, response: { 200: envelope(pageResultSchema(siteSchema)) } }, config }, async (req) =>
-      ok(await sites.list(req.body)),
-    );
-    app.post('/sites/detail', { schema: { tags: sitesTags, body: idBodySchema, response: { 200: envelope(siteSchema) } }, config }, async (req) => ok(await sites.detail(req.body.id)));
-    app.post('/sites/create', { schema: { tags: sitesTags, body: createSiteBodySchema, response: { 200: envelope(siteSecretSchema) } }, config }, async (req) =>
-      ok(await sites.create(req.ctx(), req.body)),
-    );
-    app.post('/sites/edit', { schema: { tags: sitesTags, body: editSiteBodySchema, response: { 200: envelope(siteSchema) } }, config }, async (req) =>
-      ok(await sites.edit(req.ctx(), req.body)),
-    );
-    app.post('/sites/delete', { schema: { tags: sitesTags, body: idBodySchema }, config }, async (req) => {
+    endpoint(app, siteApi.list, async (req) => sites.list(req.body));
+    endpoint(app, siteApi.detail, async (req) => sites.detail(req.body.id));
+    endpoint(app, siteApi.create, async (req) => sites.create(req.ctx(), req.body));
+    endpoint(app, siteApi.edit, async (req) => sites.edit(req.ctx(), req.body));
+    endpoint(app, siteApi.delete, async (req) => {
       await sites.remove(req.ctx(), req.body.id);
-      return ok(null);
+      return null;
     });
-    app.post('/sites/rotate_secret', { schema: { tags: sitesTags, body: idBodySchema, response: { 200: envelope(siteSecretSchema) } }, config }, async (req) =>
-      ok(await sites.rotateSecret(req.ctx(), req.body.id)),
-    );
+    endpoint(app, siteApi.rotate_secret, async (req) => sites.rotateSecret(req.ctx(), req.body.id));
 
-    // ---- dramas -------------------------------------------------------------------------------
-    const dramaTags = ['dramas'];
-    app.post('/dramas/list', { schema: { tags: dramaTags, body: listDramasBodySchema, response: { 200: envelope(pageResultSchema(dramaSchema)) } }, config: { paths: CATALOG_READ } }, async (req) =>
-      ok(await catalog.listDramas(req.body)),
-    );
-    app.post('/dramas/export', { schema: { tags: dramaTags, body: listDramasBodySchema }, config }, async (req, reply) => {
+    endpoint(app, dramaApi.list, async (req) => catalog.listDramas(req.body));
+    endpoint(app, dramaApi.export, async (req, reply) => {
       const zh = req.lang === 'zh';
       return sendXlsx(reply, zh ? '剧集.xlsx' : 'dramas.xlsx', zh ? '剧集' : 'Dramas', catalogColumns(req.lang, DRAMA_COLUMNS, dramaCell(req.lang)), (page) =>
         catalog.exportDramas(req.body, page),
       );
     });
-    app.post('/dramas/create', { schema: { tags: dramaTags, body: createDramaBodySchema, response: { 200: envelope(dramaSchema) } }, config }, async (req) =>
-      ok(await catalog.createDrama(req.ctx(), req.body)),
-    );
-    app.post('/dramas/edit', { schema: { tags: dramaTags, body: editDramaBodySchema, response: { 200: envelope(dramaSchema) } }, config }, async (req) =>
-      ok(await catalog.editDrama(req.ctx(), req.body)),
-    );
-    app.post('/dramas/delete', { schema: { tags: dramaTags, body: idBodySchema }, config }, async (req) => {
+    endpoint(app, dramaApi.create, async (req) => catalog.createDrama(req.ctx(), req.body));
+    endpoint(app, dramaApi.edit, async (req) => catalog.editDrama(req.ctx(), req.body));
+    endpoint(app, dramaApi.delete, async (req) => {
       await catalog.removeDrama(req.ctx(), req.body.id);
-      return ok(null);
+      return null;
     });
-    app.post(
-      '/dramas/import',
-      { schema: { tags: dramaTags, body: importCatalogBodySchema, response: { 200: envelope(importCatalogResultSchema) } }, config, bodyLimit: IMPORT_BODY_LIMIT },
-      async (req) => ok(await catalog.importDramas(req.ctx(), req.body)),
-    );
+    endpoint(app, dramaApi.import, async (req) => catalog.importDramas(req.ctx(), req.body));
 
-    // ---- products -----------------------------------------------------------------------------
-    const productTags = ['products'];
-    app.post('/products/list', { schema: { tags: productTags, body: listProductsBodySchema, response: { 200: envelope(pageResultSchema(productSchema)) } }, config: { paths: CATALOG_READ } }, async (req) =>
-      ok(await catalog.listProducts(req.body)),
-    );
-    app.post('/products/export', { schema: { tags: productTags, body: listProductsBodySchema }, config }, async (req, reply) => {
+    endpoint(app, productApi.list, async (req) => catalog.listProducts(req.body));
+    endpoint(app, productApi.export, async (req, reply) => {
       const zh = req.lang === 'zh';
       return sendXlsx(reply, zh ? '商品.xlsx' : 'products.xlsx', zh ? '商品' : 'Products', catalogColumns(req.lang, PRODUCT_COLUMNS, productCell), (page) =>
         catalog.exportProducts(req.body, page),
       );
     });
-    app.post('/products/create', { schema: { tags: productTags, body: createProductBodySchema, response: { 200: envelope(productSchema) } }, config }, async (req) =>
-      ok(await catalog.createProduct(req.ctx(), req.body)),
-    );
-    app.post('/products/edit', { schema: { tags: productTags, body: editProductBodySchema, response: { 200: envelope(productSchema) } }, config }, async (req) =>
-      ok(await catalog.editProduct(req.ctx(), req.body)),
-    );
-    app.post('/products/delete', { schema: { tags: productTags, body: idBodySchema }, config }, async (req) => {
+    endpoint(app, productApi.create, async (req) => catalog.createProduct(req.ctx(), req.body));
+    endpoint(app, productApi.edit, async (req) => catalog.editProduct(req.ctx(), req.body));
+    endpoint(app, productApi.delete, async (req) => {
       await catalog.removeProduct(req.ctx(), req.body.id);
-      return ok(null);
+      return null;
     });
-    app.post(
-      '/products/import',
-      { schema: { tags: productTags, body: importCatalogBodySchema, response: { 200: envelope(importCatalogResultSchema) } }, config, bodyLimit: IMPORT_BODY_LIMIT },
-      async (req) => ok(await catalog.importProducts(req.ctx(), req.body)),
-    );
+    endpoint(app, productApi.import, async (req) => catalog.importProducts(req.ctx(), req.body));
   };
 }

@@ -6,55 +6,33 @@ import type { AnyJobDefinition, Jobs } from '../../jobs/types.ts';
 import type { RequestContext } from '../../lib/actor.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { iso } from '../../lib/sql.ts';
-import { writeAudit } from '../audit/audit.repository.ts';
-import { durationMs, inLang, listRuns, toJobRun } from '../tasks/tasks.repository.ts';
+import { writeAudit } from '../audit/audit.service.ts';
+import type { TaskService } from '../tasks/tasks.service.ts';
+import { lockSetting, settingsOf, upsertSetting } from './sys-cron.repository.ts';
 
 export interface CronServiceDeps {
   db: Db;
   jobs: Jobs;
   clock: Clock;
+  /** Runs are tasks: their history and last runs come from there. */
+  tasks: Pick<TaskService, 'history' | 'lastRuns'>;
 }
 
 /** The cron screen (/admin/sys/cron): every registered job, its schedule in force, last and next run; edits, run now, history. */
-export function createCronService({ db, jobs, clock }: CronServiceDeps) {
+export function createCronService({ db, jobs, clock, tasks }: CronServiceDeps) {
   function definition(name: string): AnyJobDefinition {
     const def = jobs.registry.get(name);
     if (!def) throw new AppError('JOB_NOT_FOUND', { name }, 'name');
     return def;
   }
 
-  async function settingsOf(names: string[]) {
-    if (!names.length) return [];
-    return db
-      .selectFrom('job_settings as s')
-      .leftJoin('users as u', 'u.id', 's.updated_by')
-      .select(['s.name', 's.schedule', 's.enabled', 's.updated_at', 'u.name as updated_by_name'])
-      .where('s.name', 'in', names)
-      .execute();
-  }
-
-  async function lastRunsOf(names: string[]) {
-    if (!names.length) return [];
-    return db
-      .selectFrom('job_runs')
-      .distinctOn('job_name')
-      .select(['job_name', 'status', 'started_at', 'finished_at', 'message', 'message_en', 'error', 'error_en'])
-      .where('job_name', 'in', names)
-      .orderBy('job_name')
-      .orderBy('id', 'desc')
-      .execute();
-  }
-
   async function rows(ctx: Pick<RequestContext, 'lang'>, defs: AnyJobDefinition[]): Promise<CronJob[]> {
     const names = defs.map((d) => d.name);
-    const [settings, lastRuns] = await Promise.all([settingsOf(names), lastRunsOf(names)]);
+    const [settings, lastRuns] = await Promise.all([settingsOf(db, names), tasks.lastRuns(ctx.lang, names)]);
     const now = clock.now();
     return defs.map((def) => {
       const setting = settings.find((s) => s.name === def.name);
       const { schedule, enabled, firing } = effectiveSchedule(def, setting);
-      const last = lastRuns.find((r) => r.job_name === def.name);
-      const lastMessage = last && inLang(ctx.lang, last.message, last.message_en);
-      const lastError = last && inLang(ctx.lang, last.error, last.error_en);
       return {
         name: def.name,
         title: def.title[ctx.lang],
@@ -63,16 +41,7 @@ export function createCronService({ db, jobs, clock }: CronServiceDeps) {
         default_schedule: def.defaultSchedule,
         enabled,
         overridden: Boolean(setting && setting.schedule !== null),
-        last_run: last
-          ? {
-              status: last.status,
-              started_at: iso(last.started_at),
-              finished_at: iso(last.finished_at),
-              duration_ms: durationMs(last),
-              // A failure says why; otherwise what the job reported.
-              message: last.status === 'failed' ? (lastError ?? lastMessage ?? null) : (lastMessage ?? null),
-            }
-          : null,
+        last_run: lastRuns.get(def.name) ?? null,
         next_run_at: firing ? iso(nextRunAt(firing, now)) : null,
         updated_by_name: setting?.updated_by_name ?? null,
         updated_at: iso(setting?.updated_at),
@@ -93,16 +62,12 @@ export function createCronService({ db, jobs, clock }: CronServiceDeps) {
       // Normalise spacing, so the stored schedule reads the way it is shown.
       const schedule = body.schedule === undefined ? undefined : body.schedule === null ? null : body.schedule.trim().split(/\s+/).join(' ');
       await db.transaction().execute(async (trx) => {
-        const before = await trx.selectFrom('job_settings').select(['schedule', 'enabled']).where('name', '=', def.name).forUpdate().executeTakeFirst();
+        const before = await lockSetting(trx, def.name);
         const after = {
           schedule: schedule === undefined ? (before?.schedule ?? null) : schedule,
           enabled: body.enabled === undefined ? (before?.enabled ?? true) : body.enabled,
         };
-        await trx
-          .insertInto('job_settings')
-          .values({ name: def.name, ...after, updated_by: ctx.actor.id, updated_at: clock.now() })
-          .onConflict((oc) => oc.column('name').doUpdateSet({ ...after, updated_by: ctx.actor.id, updated_at: clock.now() }))
-          .execute();
+        await upsertSetting(trx, def.name, { ...after, updated_by: ctx.actor.id, updated_at: clock.now() });
         await writeAudit(trx, ctx, { action: 'job.update', entity_type: 'job', entity_id: def.name, before: before ?? null, after });
       });
       await jobs.applySchedules(def.name);
@@ -118,8 +83,7 @@ export function createCronService({ db, jobs, clock }: CronServiceDeps) {
     },
 
     async runs(ctx: Pick<RequestContext, 'lang'>, body: ListJobRunsBody): Promise<{ list: JobRun[]; total: number }> {
-      const { rows: list, total } = await listRuns(db, { jobName: body.name, status: body.status, sortField: body.sort_field, sortOrder: body.sort_order, page: body.page, pageSize: body.page_size }, undefined);
-      return { list: list.map((r) => toJobRun(r, ctx.lang, jobs.registry)), total };
+      return tasks.history(ctx.lang, body);
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { JobRun, Lang, Task, TaskStatus } from '@ads/contracts';
+import type { JobLastRun, JobRun, Lang, Task, TaskStatus } from '@ads/contracts';
 import type { Db } from '../../db/database.ts';
 import type { AnyJobDefinition } from '../../jobs/types.ts';
 import { iso } from '../../lib/sql.ts';
@@ -72,6 +72,19 @@ export async function listRuns(db: Db, f: RunFilters, scope: RunScope) {
   return { rows, total: Number(count.total) };
 }
 
+/** The latest run of each of these jobs (the cron screen's "last run" column). */
+export async function lastRunsOf(db: Db, names: readonly string[]) {
+  if (!names.length) return [];
+  return db
+    .selectFrom('job_runs')
+    .distinctOn('job_name')
+    .select(['job_name', 'status', 'started_at', 'finished_at', 'message', 'message_en', 'error', 'error_en'])
+    .where('job_name', 'in', names)
+    .orderBy('job_name')
+    .orderBy('id', 'desc')
+    .execute();
+}
+
 export async function findRunRow(db: Db, id: number) {
   return db.selectFrom('job_runs as r').leftJoin('users as u', 'u.id', 'r.created_by').select(columns).where('r.id', '=', id).executeTakeFirst();
 }
@@ -112,4 +125,17 @@ export function durationMs(r: { started_at: Date | null; finished_at: Date | nul
 
 export function toJobRun(r: RunRow, lang: Lang, registry: ReadonlyMap<string, AnyJobDefinition>): JobRun {
   return { ...toTask(r, lang, registry), attempt: r.attempt, duration_ms: durationMs(r), data: asRecord(r.data) };
+}
+
+/** A job's latest run as the cron screen shows it: a failure says why, otherwise what the job reported. */
+export function toLastRun(r: Awaited<ReturnType<typeof lastRunsOf>>[number], lang: Lang): JobLastRun {
+  const message = inLang(lang, r.message, r.message_en);
+  const error = inLang(lang, r.error, r.error_en);
+  return {
+    status: r.status,
+    started_at: iso(r.started_at),
+    finished_at: iso(r.finished_at),
+    duration_ms: durationMs(r),
+    message: r.status === 'failed' ? (error ?? message ?? null) : (message ?? null),
+  };
 }

@@ -1,10 +1,10 @@
-import type { ListTasksRequest, Task } from '@ads/contracts';
+import type { JobLastRun, JobRun, Lang, ListJobRunsBody, ListTasksRequest, Task } from '@ads/contracts';
 import type { Db } from '../../db/database.ts';
 import { AppError } from '../../errors.ts';
 import type { Jobs } from '../../jobs/types.ts';
 import { isManager, isSuperAdmin, type Actor, type RequestContext } from '../../lib/actor.ts';
-import { writeAudit } from '../audit/audit.repository.ts';
-import { findRunRow, listRuns, toTask, type RunScope } from './tasks.repository.ts';
+import { writeAudit } from '../audit/audit.service.ts';
+import { findRunRow, lastRunsOf, listRuns, toJobRun, toLastRun, toTask, type RunScope } from './tasks.repository.ts';
 
 export interface TaskServiceDeps {
   db: Db;
@@ -57,6 +57,17 @@ export function createTaskService({ db, jobs }: TaskServiceDeps) {
       if (!(await jobs.cancel(id))) throw new AppError('TASK_NOT_CANCELLABLE');
       await writeAudit(db, ctx, { action: 'task.cancel', entity_type: 'job_run', entity_id: id, before: { job_name: row.job_name, status: row.status } });
       return toTask((await findRunRow(db, id))!, ctx.lang, jobs.registry);
+    },
+
+    /** Every run of every job, with attempts and durations (the super admin's cron history; no scope). */
+    async history(lang: Lang, body: ListJobRunsBody): Promise<{ list: JobRun[]; total: number }> {
+      const { rows, total } = await listRuns(db, { jobName: body.name, status: body.status, sortField: body.sort_field, sortOrder: body.sort_order, page: body.page, pageSize: body.page_size }, undefined);
+      return { list: rows.map((r) => toJobRun(r, lang, jobs.registry)), total };
+    },
+
+    /** The latest run of each named job. */
+    async lastRuns(lang: Lang, names: readonly string[]): Promise<Map<string, JobLastRun>> {
+      return new Map((await lastRunsOf(db, names)).map((r) => [r.job_name, toLastRun(r, lang)]));
     },
   };
 }

@@ -1,26 +1,10 @@
-import {
-  batchSaveUserRoleBodySchema,
-  createUserBodySchema,
-  createUserResultSchema,
-  editUserBodySchema,
-  envelope,
-  idBodySchema,
-  listUsersBodySchema,
-  pageResultSchema,
-  resetPasswdBodySchema,
-  resetPasswdResultSchema,
-  simpleListBodySchema,
-  simpleUserSchema,
-  sysUserSchema,
-  type SysUser,
-} from '@ads/contracts';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { ok } from '../../lib/reply.ts';
+import { endpoints, type SysUser } from '@ads/contracts';
+import type { FastifyPluginAsync } from 'fastify';
+import { endpoint } from '../../lib/endpoint.ts';
 import { sendXlsx } from '../../lib/xlsx.ts';
 import type { UserService } from './users.service.ts';
 
-const ACCOUNTS = ['/sys/accounts'] as const;
+const api = endpoints.sysUsers;
 
 const exportHeaders = {
   zh: ['ID', '账号', '姓名', '部门', '角色', '身份', '负责人', '平台', '状态', '最近登录', '创建时间', '备注'],
@@ -28,16 +12,11 @@ const exportHeaders = {
 };
 
 /** The sys-users module of SPEC.md §7 / API.md "System management". */
-export function userRoutes(users: UserService): FastifyPluginAsyncZod {
+export function userRoutes(users: UserService): FastifyPluginAsync {
   return async (app) => {
-    const tags = ['sys-users'];
-    app.post(
-      '/sys-users/list',
-      { schema: { tags, body: listUsersBodySchema, response: { 200: envelope(pageResultSchema(sysUserSchema)) } }, config: { paths: ACCOUNTS } },
-      async (req) => ok(await users.list(req.actor!, req.body)),
-    );
+    endpoint(app, api.list, async (req) => users.list(req.actor!, req.body));
 
-    app.post('/sys-users/export', { schema: { tags, body: listUsersBodySchema }, config: { paths: ACCOUNTS } }, async (req, reply) => {
+    endpoint(app, api.export, async (req, reply) => {
       const h = exportHeaders[req.lang];
       const zh = req.lang === 'zh';
       const level = (u: SysUser) => (u.is_admin === 9 ? (zh ? '超级管理员' : 'Super admin') : u.is_admin === 1 ? (zh ? '管理员' : 'Manager') : zh ? '员工' : 'Staff');
@@ -58,40 +37,15 @@ export function userRoutes(users: UserService): FastifyPluginAsyncZod {
       ], (page) => users.exportRows(req.actor!, req.body, page));
     });
 
-    app.post(
-      '/sys-users/create_account',
-      { schema: { tags, body: createUserBodySchema, response: { 200: envelope(createUserResultSchema) } }, config: { paths: ACCOUNTS } },
-      async (req) => ok(await users.create(req.ctx(), req.body)),
-    );
-
-    app.post(
-      '/sys-users/edit_account',
-      { schema: { tags, body: editUserBodySchema, response: { 200: envelope(sysUserSchema) } }, config: { paths: ACCOUNTS } },
-      async (req) => ok(await users.edit(req.ctx(), req.body)),
-    );
-
-    app.post('/sys-users/delete_user', { schema: { tags, body: idBodySchema }, config: { paths: ACCOUNTS } }, async (req) => {
+    endpoint(app, api.create_account, async (req) => users.create(req.ctx(), req.body));
+    endpoint(app, api.edit_account, async (req) => users.edit(req.ctx(), req.body));
+    endpoint(app, api.delete_user, async (req) => {
       await users.remove(req.ctx(), req.body.id);
-      return ok(null);
+      return null;
     });
-
     // Anyone may reset their own password; the service checks /sys/accounts for anyone else's.
-    app.post(
-      '/sys-users/reset_passwd',
-      { schema: { tags, body: resetPasswdBodySchema, response: { 200: envelope(resetPasswdResultSchema) } }, config: { anyUser: true } },
-      async (req) => ok(await users.resetPassword(req.ctx(), req.body.currentUserId)),
-    );
-
-    app.post(
-      '/sys-users/simple_list',
-      { schema: { tags, body: simpleListBodySchema.nullable(), response: { 200: envelope(z.array(simpleUserSchema)) } }, config: { anyUser: true } },
-      async (req) => ok(await users.simpleList(req.actor!, req.body ?? undefined)),
-    );
-
-    app.post(
-      '/sys-users/batch_save_user_role',
-      { schema: { tags, body: batchSaveUserRoleBodySchema, response: { 200: envelope(z.object({ updated: z.number() })) } }, config: { paths: ACCOUNTS } },
-      async (req) => ok(await users.batchSaveUserRole(req.ctx(), req.body)),
-    );
+    endpoint(app, api.reset_passwd, async (req) => users.resetPassword(req.ctx(), req.body.currentUserId));
+    endpoint(app, api.simple_list, async (req) => users.simpleList(req.actor!, req.body ?? undefined));
+    endpoint(app, api.batch_save_user_role, async (req) => users.batchSaveUserRole(req.ctx(), req.body));
   };
 }

@@ -2,6 +2,7 @@ import {
   IS_ADMIN_MANAGER,
   IS_ADMIN_STAFF,
   IS_ADMIN_SUPER,
+  MATERIAL_PATHS,
   type CreateUserBody,
   type EditUserBody,
   type ListUsersBody,
@@ -18,8 +19,7 @@ import { generatePassword, hashPassword, md5Hex } from '../../lib/passwords.ts';
 import { assertCanGrantPaths, assetScopeOf, departmentSubtree, forAssets, managedDepartments, manageableUserIds, manageRefusal, seesEverything, visibleUserIds } from '../../lib/scope.ts';
 import { escapeLike } from '../../lib/sql.ts';
 import type { ExportPage } from '../../lib/xlsx.ts';
-import { writeAudit } from '../audit/audit.repository.ts';
-import { MATERIAL_PATHS } from '../materials/materials.service.ts';
+import { writeAudit } from '../audit/audit.service.ts';
 import { revokeSessions } from '../session/session.service.ts';
 import { allUsers, findUser, listUsers, type UserFilters, type UserScope } from './users.repository.ts';
 

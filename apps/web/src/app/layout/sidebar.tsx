@@ -31,7 +31,8 @@ const icons: Record<string, ReactNode> = {
   '/admin/order': <ShoppingCartOutlined />,
 };
 
-export const SIDER_WIDTH = 220;
+/** English titles run longer ("E-commerce materials", "Account authorization"): a wider sider keeps them whole. */
+export const SIDER_WIDTH = { zh: 220, en: 256 } as const;
 export const SIDER_COLLAPSED_WIDTH = 64;
 
 /** Logo, title (hidden when collapsed) and the permitted menu (SPEC.md §2). */
@@ -68,7 +69,7 @@ export function Sidebar({ collapsed }: { collapsed: boolean }) {
       collapsed={collapsed}
       trigger={null}
       collapsible
-      width={SIDER_WIDTH}
+      width={locale === 'en' ? SIDER_WIDTH.en : SIDER_WIDTH.zh}
       collapsedWidth={SIDER_COLLAPSED_WIDTH}
       theme="light"
       style={{ borderRight: `1px solid ${token.colorBorderSecondary}`, overflow: 'auto', height: '100vh', position: 'sticky', top: 0 }}
@@ -81,7 +82,7 @@ export function Sidebar({ collapsed }: { collapsed: boolean }) {
         <img src="/logo.svg" alt="logo" width={24} height={24} style={{ flex: 'none' }} />
         {!collapsed && (
           <Typography.Text strong style={{ fontSize: 16, whiteSpace: 'nowrap' }} data-testid="sidebar-title">
-            {t('appTitle', { lng: 'zh-CN' }) /* the product name stays Chinese, as SPEC.md names it */}
+            {t('appTitle') /* 广告投放系统 / Ad Delivery System (SPEC.md: "ad delivery system") */}
           </Typography.Text>
         )}
       </div>

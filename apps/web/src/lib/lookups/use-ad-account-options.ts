@@ -1,4 +1,4 @@
-import type { AdAccount, ListAdAccountsBody } from '@ads/contracts';
+import { endpoints, type ListAdAccountsBody } from '@ads/contracts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { rootKeys } from '@/lib/query-keys';
@@ -23,7 +23,7 @@ export function useAdAccountOptions(keyword: string, opts: { enabled?: boolean }
   const body: ListAdAccountsBody = { page: 1, page_size: OPTIONS_PAGE_SIZE, sort_field: 'name', sort_order: 'ascend', ...(keyword && { keyword }) };
   return useQuery({
     queryKey: adAccountOptionsKey(keyword),
-    queryFn: () => api.post<{ list: AdAccount[]; total: number }>('/ad-accounts/list', body),
+    queryFn: () => api.call(endpoints.adAccounts.list, body),
     select: (page): AdAccountOption[] => page.list.map((a) => ({ id: a.id, name: a.name, platform_id: a.platform_id, currency: a.currency })),
     placeholderData: keepPreviousData,
     enabled: opts.enabled ?? true,

@@ -1,4 +1,5 @@
-import type { DepartmentNode } from '@ads/contracts';
+import { endpoints } from '@ads/contracts';
+
 import { useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { rootKeys } from '@/lib/query-keys';
@@ -12,7 +13,7 @@ export const departmentTreeKey = () => [...rootKeys.departments, 'tree'] as cons
 export function useDepartmentTree(opts: { enabled?: boolean } = {}) {
   return useQuery({
     queryKey: departmentTreeKey(),
-    queryFn: () => api.post<DepartmentNode[]>('/sys-departments/tree', {}),
+    queryFn: () => api.call(endpoints.sysDepartments.tree, {}),
     enabled: opts.enabled ?? true,
   });
 }

@@ -1,4 +1,4 @@
-import type { ListPersonalAccountsBody, PersonalAccount, TokenStatus } from '@ads/contracts';
+import { endpoints, type ListPersonalAccountsBody, type TokenStatus } from '@ads/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { rootKeys } from '@/lib/query-keys';
@@ -22,7 +22,7 @@ export interface PersonalAccountOption {
 export function usePersonalAccountOptions(opts: { enabled?: boolean } = {}) {
   return useQuery({
     queryKey: personalAccountOptionsKey(),
-    queryFn: () => api.post<{ list: PersonalAccount[]; total: number }>('/personal-accounts/list', ALL_BODY),
+    queryFn: () => api.call(endpoints.personalAccounts.list, ALL_BODY),
     select: (page): PersonalAccountOption[] => page.list.map((p) => ({ id: p.id, name: p.name, fb_user_id: p.fb_user_id, status: p.status })),
     enabled: opts.enabled ?? true,
     staleTime: 60_000,

@@ -1,4 +1,4 @@
-import type { ListPixelsBody, Pixel } from '@ads/contracts';
+import { endpoints, type ListPixelsBody } from '@ads/contracts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { rootKeys } from '@/lib/query-keys';
@@ -18,7 +18,7 @@ export function usePixelOptions(keyword: string, opts: { enabled?: boolean } = {
   const body: ListPixelsBody = { page: 1, page_size: OPTIONS_PAGE_SIZE, sort_field: 'name', sort_order: 'ascend', ...(keyword && { keyword }) };
   return useQuery({
     queryKey: pixelOptionsKey(keyword),
-    queryFn: () => api.post<{ list: Pixel[]; total: number }>('/pixels/list', body),
+    queryFn: () => api.call(endpoints.pixels.list, body),
     select: (page): PixelOption[] => page.list.map((p) => ({ id: p.id, name: p.name, platform_id: p.platform_id })),
     placeholderData: keepPreviousData,
     enabled: opts.enabled ?? true,

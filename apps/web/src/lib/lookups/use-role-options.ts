@@ -1,4 +1,4 @@
-import type { AssetScope, ListRolesBody, Role } from '@ads/contracts';
+import { endpoints, type AssetScope, type ListRolesBody } from '@ads/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { rootKeys } from '@/lib/query-keys';
@@ -21,7 +21,7 @@ export interface RoleOption {
 export function useRoleOptions() {
   return useQuery({
     queryKey: roleOptionsKey(),
-    queryFn: () => api.post<{ list: Role[]; total: number }>('/sys-roles/list', ALL_ROLES_BODY),
+    queryFn: () => api.call(endpoints.sysRoles.list, ALL_ROLES_BODY),
     select: (page): RoleOption[] => page.list.map((r) => ({ id: r.id, name: r.name, paths: r.paths, asset_scope: r.asset_scope })),
   });
 }

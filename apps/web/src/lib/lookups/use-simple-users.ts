@@ -1,4 +1,4 @@
-import type { SimpleListBody as SimpleListRequest, SimpleUser } from '@ads/contracts';
+import { endpoints, type SimpleListBody as SimpleListRequest } from '@ads/contracts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { rootKeys } from '@/lib/query-keys';
@@ -11,7 +11,7 @@ export const simpleUsersKey = (body: SimpleListBody) => [...rootKeys.users, 'sim
 export function useSimpleUsers(body: SimpleListBody, opts: { enabled?: boolean } = {}) {
   return useQuery({
     queryKey: simpleUsersKey(body),
-    queryFn: () => api.post<SimpleUser[]>('/sys-users/simple_list', body),
+    queryFn: () => api.call(endpoints.sysUsers.simple_list, body),
     placeholderData: keepPreviousData,
     enabled: opts.enabled ?? true,
   });

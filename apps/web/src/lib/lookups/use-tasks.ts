@@ -1,4 +1,4 @@
-import type { ListTasksRequest, Task, TaskStatus } from '@ads/contracts';
+import { endpoints, type ListTasksRequest, type Task, type TaskStatus } from '@ads/contracts';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { rootKeys } from '@/lib/query-keys';
@@ -19,7 +19,7 @@ export const taskKeys = {
 export function useTask(id: number | null) {
   return useQuery({
     queryKey: taskKeys.detail(id ?? 0),
-    queryFn: () => api.post<Task>('/tasks/get', { id }),
+    queryFn: () => api.call(endpoints.tasks.get, { id }),
     enabled: id !== null,
     refetchInterval: (query) => (isTaskFinished(query.state.data) ? false : TASK_POLL_MS),
     staleTime: 0,
@@ -30,7 +30,7 @@ export function useTask(id: number | null) {
 export function useTasks(body: ListTasksRequest, opts: { enabled?: boolean } = {}) {
   return useQuery({
     queryKey: taskKeys.list(body),
-    queryFn: () => api.post<{ list: Task[]; total: number }>('/tasks/list', body),
+    queryFn: () => api.call(endpoints.tasks.list, body),
     enabled: opts.enabled ?? true,
     placeholderData: keepPreviousData,
     refetchInterval: (query) => (query.state.data?.list.some((t) => !isTaskFinished(t)) ? TASK_POLL_MS * 2 : false),
@@ -41,7 +41,7 @@ export function useTasks(body: ListTasksRequest, opts: { enabled?: boolean } = {
 export function useCancelTask() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => api.post<Task>('/tasks/cancel', { id }),
+    mutationFn: (id: number) => api.call(endpoints.tasks.cancel, { id }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: taskKeys.all }),
   });
 }

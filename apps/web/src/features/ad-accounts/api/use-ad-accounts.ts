@@ -1,4 +1,4 @@
-import { adAccountSchema, assetPageResultSchema, listAdAccountsBodySchema, type ListAdAccountsBody } from '@ads/contracts';
+import { adAccountSchema, assetPageResultSchema, endpoints, type ListAdAccountsBody, listAdAccountsBodySchema } from '@ads/contracts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { api } from '@/lib/api-client';
@@ -28,7 +28,7 @@ export const adAccountKeys = {
 export function useAdAccounts(q: AdAccountsQuery) {
   return useQuery({
     queryKey: adAccountKeys.list(q),
-    queryFn: () => api.post<AdAccountsPage>('/ad-accounts/list', q),
+    queryFn: () => api.call(endpoints.adAccounts.list, q),
     placeholderData: keepPreviousData,
   });
 }

@@ -1,4 +1,5 @@
-import type { AdAccount } from '@ads/contracts';
+import { endpoints } from '@ads/contracts';
+
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { rootKeys } from '@/lib/query-keys';
@@ -7,7 +8,7 @@ import { rootKeys } from '@/lib/query-keys';
 export function useEditAdAccount() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: { id: number; remark: string }) => api.post<AdAccount>('/ad-accounts/edit', body),
+    mutationFn: (body: { id: number; remark: string }) => api.call(endpoints.adAccounts.edit, body),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: rootKeys.adAccounts }),
   });
 }

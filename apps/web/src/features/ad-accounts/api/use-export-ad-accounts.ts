@@ -1,4 +1,4 @@
-import type { ListAdAccountsBody } from '@ads/contracts';
+import { endpoints, type ListAdAccountsBody } from '@ads/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 
@@ -7,6 +7,6 @@ type ExportBody = Omit<ListAdAccountsBody, 'page' | 'page_size'>;
 /** /ad-accounts/export: every account matching the filters (no paging) as an .xlsx download. */
 export function useExportAdAccounts() {
   return useMutation({
-    mutationFn: ({ body, filename }: { body: ExportBody; filename: string }) => api.download('/ad-accounts/export', body, filename),
+    mutationFn: ({ body, filename }: { body: ExportBody; filename: string }) => api.download(endpoints.adAccounts.export, body, filename),
   });
 }

@@ -1,3 +1,4 @@
+import { endpoints } from '@ads/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { rootKeys } from '@/lib/query-keys';
@@ -6,7 +7,7 @@ import { rootKeys } from '@/lib/query-keys';
 export function useSetAdAccountHosted() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: { ad_account_ids: number[]; hosted: boolean }) => api.post<{ updated: number }>('/ad-accounts/set_hosted', body),
+    mutationFn: (body: { ad_account_ids: number[]; hosted: boolean }) => api.call(endpoints.adAccounts.set_hosted, body),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: rootKeys.adAccounts }),
   });
 }

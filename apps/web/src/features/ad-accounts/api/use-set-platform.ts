@@ -1,4 +1,4 @@
-import type { Platform } from '@ads/contracts';
+import { endpoints, type Platform } from '@ads/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { rootKeys } from '@/lib/query-keys';
@@ -7,7 +7,7 @@ import { rootKeys } from '@/lib/query-keys';
 export function useSetPlatform() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: { ad_account_ids: number[]; platform: Platform | null }) => api.post<{ updated: number }>('/ad-accounts/set_platform', body),
+    mutationFn: (body: { ad_account_ids: number[]; platform: Platform | null }) => api.call(endpoints.adAccounts.set_platform, body),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: rootKeys.adAccounts }),
   });
 }

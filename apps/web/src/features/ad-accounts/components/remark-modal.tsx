@@ -1,11 +1,9 @@
-import type { AdAccount } from '@ads/contracts';
+import { REMARK_MAX, type AdAccount } from '@ads/contracts';
 import { App, Form, Input, Modal } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { applyFieldErrors } from '@/lib/form-errors';
 import { useEditAdAccount } from '../api/use-edit-ad-account';
-
-const REMARK_MAX = 200;
 
 /** Edits an ad account's remark (our note; nothing is sent to the platform). */
 export function RemarkModal({ account, onClose }: { account: AdAccount | null; onClose: () => void }) {

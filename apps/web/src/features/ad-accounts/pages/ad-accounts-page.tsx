@@ -1,5 +1,5 @@
 import { AppstoreOutlined, CloudServerOutlined, DownloadOutlined, TeamOutlined } from '@ant-design/icons';
-import type { AdAccount } from '@ads/contracts';
+import { endpoints, type AdAccount } from '@ads/contracts';
 import { App, Button, Card } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,7 +10,7 @@ import { PageShell } from '@/components/page-shell';
 import { SelectionBar } from '@/components/selection-bar';
 import { useRouteTitle } from '@/components/use-route-title';
 import { usePersonalAccountOptions } from '@/lib/lookups/use-personal-account-options';
-import { canAssignToUsers, hasAnyPath, useViewer } from '@/lib/permissions';
+import { canAssignToUsers, canCall, useViewer } from '@/lib/permissions';
 import { useColumnPrefs } from '@/lib/use-column-prefs';
 import { useUrlQuery } from '@/lib/use-url-query';
 import '@/locales/assets-namespace';
@@ -25,7 +25,6 @@ import { RemarkModal } from '../components/remark-modal';
 import { SetPlatformModal } from '../components/set-platform-modal';
 
 const FILTER_KEYS = ['keyword', 'account_status', 'platform', 'currency', 'user_id', 'unassigned', 'personal_account_id', 'hosted'] as const;
-const PERSONAL_ACCOUNT_PATHS = ['/auth/personage', '/operation/auth'];
 
 /** /auth/account 广告账户: every ad account the viewer can see, its money, who reaches it and who uses it. */
 export default function AdAccountsPage() {
@@ -36,7 +35,7 @@ export default function AdAccountsPage() {
   const viewer = useViewer();
   const [query, setQuery] = useUrlQuery(adAccountsQuerySchema);
   const accounts = useAdAccounts(query);
-  const canListPersonal = hasAnyPath(viewer, PERSONAL_ACCOUNT_PATHS);
+  const canListPersonal = canCall(viewer, endpoints.personalAccounts.list);
   const personalAccounts = usePersonalAccountOptions({ enabled: canListPersonal });
   const exportAccounts = useExportAdAccounts();
   const setHosted = useSetAdAccountHosted();

@@ -1,4 +1,4 @@
-import type { CronJob, TaskStatus } from '@ads/contracts';
+import { endpoints, type TaskStatus } from '@ads/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { rootKeys } from '@/lib/query-keys';
@@ -19,7 +19,7 @@ export const cronKeys = {
 export function useCronJobs() {
   return useQuery({
     queryKey: cronKeys.jobs(),
-    queryFn: () => api.post<{ list: CronJob[]; total: number }>('/sys-cron/list', {}),
+    queryFn: () => api.call(endpoints.sysCron.list, {}),
     refetchInterval: (query) => (query.state.data?.list.some((j) => isRunActive(j.last_run?.status)) ? ACTIVE_POLL_MS : IDLE_POLL_MS),
   });
 }

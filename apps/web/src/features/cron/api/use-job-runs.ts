@@ -1,4 +1,4 @@
-import { listJobRunsBodySchema, type JobRun, type ListJobRunsBody } from '@ads/contracts';
+import { endpoints, type JobRun, type ListJobRunsBody, listJobRunsBodySchema } from '@ads/contracts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { api } from '@/lib/api-client';
@@ -21,7 +21,7 @@ export function runsBody({ tab: _tab, ...body }: CronQuery): ListJobRunsBody {
 export function useJobRuns(body: ListJobRunsBody, opts: { enabled: boolean }) {
   return useQuery({
     queryKey: [...cronKeys.runs(), body] as const,
-    queryFn: () => api.post<JobRunsPage>('/sys-cron/runs', body),
+    queryFn: () => api.call(endpoints.sysCron.runs, body),
     enabled: opts.enabled,
     placeholderData: keepPreviousData,
     refetchInterval: (query) => (query.state.data?.list.some((r) => isRunActive(r.status)) ? ACTIVE_POLL_MS : false),

@@ -1,3 +1,4 @@
+import { endpoints } from '@ads/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { rootKeys } from '@/lib/query-keys';
@@ -7,7 +8,7 @@ import { cronKeys } from './use-cron-jobs';
 export function useRunCronJob() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (name: string) => api.post<{ task_id: number }>('/sys-cron/run_now', { name }),
+    mutationFn: (name: string) => api.call(endpoints.sysCron.run_now, { name }),
     onSuccess: () => Promise.all([cronKeys.all, rootKeys.tasks].map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
   });
 }

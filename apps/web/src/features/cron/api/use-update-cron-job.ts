@@ -1,4 +1,4 @@
-import type { CronJob, UpdateCronJobBody } from '@ads/contracts';
+import { endpoints, type CronJob, type UpdateCronJobBody } from '@ads/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { cronKeys } from './use-cron-jobs';
@@ -10,7 +10,7 @@ export type UpdateCronJobInput = Pick<UpdateCronJobBody, 'name' | 'schedule'> & 
 export function useUpdateCronJob() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: UpdateCronJobInput) => api.post<CronJob>('/sys-cron/update', body),
+    mutationFn: (body: UpdateCronJobInput) => api.call(endpoints.sysCron.update, body),
     onSuccess: (job) => {
       queryClient.setQueryData<{ list: CronJob[]; total: number }>(cronKeys.jobs(), (prev) =>
         prev ? { ...prev, list: prev.list.map((j) => (j.name === job.name ? job : j)) } : prev,

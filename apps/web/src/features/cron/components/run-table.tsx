@@ -2,12 +2,13 @@ import type { JobRun } from '@ads/contracts';
 import { Button, Descriptions, Flex, Progress, Table, Tag, Tooltip, Typography, type TableColumnsType, type TableProps } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { TaskSummary, taskPercent } from '@/components/task-progress';
+import { taskPercent } from '@/components/task-progress';
 import { TaskStatusTag } from '@/components/task-status-tag';
 import { formatDateTime, formatRelative, msSince } from '@/lib/format';
 import { columnSortOrder, listPagination, nextListState, tableScrollX } from '@/lib/list-table';
 import { isRunActive } from '../api/use-cron-jobs';
 import type { CronQuery, JobRunsPage } from '../api/use-job-runs';
+import { RunSummary } from './run-summary';
 import { useFormatDuration } from './use-explain-cron';
 
 interface Props {
@@ -104,7 +105,7 @@ export function RunTable({ query, data, loading, empty, cancelling, onQueryChang
             </Typography.Text>
           );
         }
-        return r.summary && Object.keys(r.summary).length ? <TaskSummary summary={r.summary} /> : dash;
+        return r.summary && Object.keys(r.summary).length ? <RunSummary jobName={r.job_name} summary={r.summary} /> : dash;
       },
     },
     {
@@ -179,7 +180,7 @@ function RunDetails({ run }: { run: JobRun }) {
         </Typography.Text>
       ),
     },
-    run.summary && Object.keys(run.summary).length > 0 && { key: 'summary', label: t('runs.details.summary'), children: <TaskSummary summary={run.summary} /> },
+    run.summary && Object.keys(run.summary).length > 0 && { key: 'summary', label: t('runs.details.summary'), children: <RunSummary jobName={run.job_name} summary={run.summary} /> },
     run.progress_total > 0 && { key: 'progress', label: t('runs.details.progress'), children: `${run.progress_done} / ${run.progress_total}` },
     run.data && Object.keys(run.data).length > 0 && {
       key: 'data',

@@ -1,4 +1,4 @@
-import type { CreateDepartmentBody } from '@ads/contracts';
+import { endpoints, type CreateDepartmentBody } from '@ads/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { rootKeys } from '@/lib/query-keys';
@@ -7,7 +7,7 @@ import { rootKeys } from '@/lib/query-keys';
 export function useCreateDepartment() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: CreateDepartmentBody) => api.post<{ id: number }>('/sys-departments/create', body),
+    mutationFn: (body: CreateDepartmentBody) => api.call(endpoints.sysDepartments.create, body),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: rootKeys.departments }),
   });
 }

@@ -1,3 +1,4 @@
+import { endpoints } from '@ads/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { rootKeys } from '@/lib/query-keys';
@@ -6,7 +7,7 @@ import { rootKeys } from '@/lib/query-keys';
 export function useDeleteDepartment() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => api.post<null>('/sys-departments/delete', { id }),
+    mutationFn: (id: number) => api.call(endpoints.sysDepartments.delete, { id }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: rootKeys.departments }),
   });
 }

@@ -1,4 +1,4 @@
-import type { EditDepartmentBody } from '@ads/contracts';
+import { endpoints, type EditDepartmentBody } from '@ads/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { rootKeys } from '@/lib/query-keys';
@@ -7,7 +7,7 @@ import { rootKeys } from '@/lib/query-keys';
 export function useEditDepartment() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: EditDepartmentBody) => api.post<{ id: number }>('/sys-departments/edit', body),
+    mutationFn: (body: EditDepartmentBody) => api.call(endpoints.sysDepartments.edit, body),
     // Account rows show the department name.
     onSuccess: () => Promise.all([rootKeys.departments, rootKeys.users].map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
   });

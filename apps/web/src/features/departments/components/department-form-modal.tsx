@@ -1,4 +1,4 @@
-import type { CreateDepartmentBody, DepartmentNode, EditDepartmentBody } from '@ads/contracts';
+import { NAME_MAX, type CreateDepartmentBody, type DepartmentNode, type EditDepartmentBody } from '@ads/contracts';
 import { App, Form, Input, InputNumber, Modal } from 'antd';
 import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -21,7 +21,6 @@ interface FormValues {
   leader_id?: number | null;
 }
 
-const NAME_MAX = 32;
 const SORT_MAX = 100_000;
 
 interface Props {

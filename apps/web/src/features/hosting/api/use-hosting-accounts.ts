@@ -1,4 +1,4 @@
-import { adAccountSchema, AD_ACCOUNT_SORT_FIELDS, assetPageResultSchema, pageBodySchema, platformSchema, type ListAdAccountsBody } from '@ads/contracts';
+import { AD_ACCOUNT_SORT_FIELDS, adAccountSchema, assetPageResultSchema, endpoints, type ListAdAccountsBody, pageBodySchema, platformSchema } from '@ads/contracts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { api } from '@/lib/api-client';
@@ -32,7 +32,7 @@ export const hostingKeys = {
 export function useHostingAccounts(body: ListAdAccountsBody) {
   return useQuery({
     queryKey: hostingKeys.list(body),
-    queryFn: () => api.post<HostingPage>('/ad-accounts/list', body),
+    queryFn: () => api.call(endpoints.adAccounts.list, body),
     placeholderData: keepPreviousData,
   });
 }

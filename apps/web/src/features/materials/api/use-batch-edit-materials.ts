@@ -1,4 +1,4 @@
-import type { BatchEditMaterialsBody } from '@ads/contracts';
+import { endpoints, type BatchEditMaterialsBody } from '@ads/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { materialKeys } from './use-materials';
@@ -7,7 +7,7 @@ import { materialKeys } from './use-materials';
 export function useBatchEditMaterials() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: BatchEditMaterialsBody) => api.post<{ updated: number }>('/materials/batch_edit', body),
+    mutationFn: (body: BatchEditMaterialsBody) => api.call(endpoints.materials.batch_edit, body),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: materialKeys.all }),
   });
 }

@@ -1,4 +1,4 @@
-import type { Drama, ListDramasBody, ListProductsBody, Product } from '@ads/contracts';
+import { endpoints, type ListDramasBody, type ListProductsBody } from '@ads/contracts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { rootKeys } from '@/lib/query-keys';
@@ -18,7 +18,7 @@ export function useDramaOptions(keyword: string, opts: { enabled?: boolean } = {
   const body: ListDramasBody = { page: 1, page_size: OPTIONS_PAGE_SIZE, sort_field: 'name', sort_order: 'ascend', ...(keyword && { keyword }) };
   return useQuery({
     queryKey: [...rootKeys.dramas, 'options', keyword] as const,
-    queryFn: () => api.post<{ list: Drama[]; total: number }>('/dramas/list', body),
+    queryFn: () => api.call(endpoints.dramas.list, body),
     select: (page): CatalogOption[] => page.list.map((d) => ({ id: d.id, name: d.name, site: d.site.name, language: d.language })),
     placeholderData: keepPreviousData,
     enabled: opts.enabled ?? true,
@@ -31,7 +31,7 @@ export function useProductOptions(keyword: string, opts: { enabled?: boolean } =
   const body: ListProductsBody = { page: 1, page_size: OPTIONS_PAGE_SIZE, sort_field: 'name', sort_order: 'ascend', ...(keyword && { keyword }) };
   return useQuery({
     queryKey: [...rootKeys.products, 'options', keyword] as const,
-    queryFn: () => api.post<{ list: Product[]; total: number }>('/products/list', body),
+    queryFn: () => api.call(endpoints.products.list, body),
     select: (page): CatalogOption[] => page.list.map((p) => ({ id: p.id, name: p.name, site: p.site.name })),
     placeholderData: keepPreviousData,
     enabled: opts.enabled ?? true,

@@ -1,3 +1,4 @@
+import { endpoints } from '@ads/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { materialKeys } from './use-materials';
@@ -6,7 +7,7 @@ import { materialKeys } from './use-materials';
 export function useDeleteMaterials() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (ids: number[]) => api.post<{ deleted: number }>('/materials/delete', { ids }),
+    mutationFn: (ids: number[]) => api.call(endpoints.materials.delete, { ids }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: materialKeys.all }),
   });
 }

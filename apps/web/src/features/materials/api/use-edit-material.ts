@@ -1,4 +1,4 @@
-import type { EditMaterialBody, Material } from '@ads/contracts';
+import { endpoints, type EditMaterialBody } from '@ads/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { materialKeys } from './use-materials';
@@ -7,7 +7,7 @@ import { materialKeys } from './use-materials';
 export function useEditMaterial() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: EditMaterialBody) => api.post<Material>('/materials/edit', body),
+    mutationFn: (body: EditMaterialBody) => api.call(endpoints.materials.edit, body),
     onSuccess: (material) => {
       queryClient.setQueryData(materialKeys.detail(material.id), material);
       return queryClient.invalidateQueries({ queryKey: materialKeys.all });

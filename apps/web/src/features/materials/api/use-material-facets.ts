@@ -1,4 +1,4 @@
-import type { MaterialFacets, Platform } from '@ads/contracts';
+import { endpoints, type Platform } from '@ads/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { materialKeys } from './use-materials';
@@ -7,7 +7,7 @@ import { materialKeys } from './use-materials';
 export function useMaterialFacets(platform: Platform | undefined) {
   return useQuery({
     queryKey: materialKeys.facets(platform),
-    queryFn: () => api.post<MaterialFacets>('/materials/facets', platform ? { platform } : {}),
+    queryFn: () => api.call(endpoints.materials.facets, platform ? { platform } : {}),
     staleTime: 60_000,
   });
 }

@@ -1,4 +1,4 @@
-import type { ListPushesBody, MaterialPush } from '@ads/contracts';
+import { endpoints, type ListPushesBody, type MaterialPush } from '@ads/contracts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { materialKeys } from './use-materials';
@@ -12,7 +12,7 @@ const PUSH_POLL_MS = 2000;
 export function useMaterialPushes(body: ListPushesBody, opts: { enabled?: boolean } = {}) {
   return useQuery({
     queryKey: [...materialKeys.pushes(), body] as const,
-    queryFn: () => api.post<{ list: MaterialPush[]; total: number }>('/materials/pushes', body),
+    queryFn: () => api.call(endpoints.materials.pushes, body),
     placeholderData: keepPreviousData,
     enabled: opts.enabled ?? true,
     refetchInterval: (query) => (query.state.data?.list.some(isPushActive) ? PUSH_POLL_MS : false),

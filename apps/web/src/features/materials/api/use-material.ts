@@ -1,4 +1,4 @@
-import type { Material } from '@ads/contracts';
+import { endpoints, type Material } from '@ads/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { materialKeys } from './use-materials';
@@ -7,7 +7,7 @@ import { materialKeys } from './use-materials';
 export function useMaterial(id: number | undefined, initial?: Material) {
   return useQuery({
     queryKey: materialKeys.detail(id ?? 0),
-    queryFn: () => api.post<Material>('/materials/get', { id }),
+    queryFn: () => api.call(endpoints.materials.get, { id }),
     enabled: id !== undefined,
     placeholderData: initial?.id === id ? initial : undefined,
   });

@@ -1,4 +1,4 @@
-import { idSchema, listMaterialsBodySchema, type ListMaterialsBody, type Material, type MaterialKind, type Platform } from '@ads/contracts';
+import { endpoints, idSchema, type ListMaterialsBody, listMaterialsBodySchema, type Material, type MaterialKind, type Platform } from '@ads/contracts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { api } from '@/lib/api-client';
@@ -56,7 +56,7 @@ const ACTIVE_PUSH_POLL_MS = 5000;
 export function useMaterials(body: ListMaterialsBody) {
   return useQuery({
     queryKey: materialKeys.list(body),
-    queryFn: () => api.post<MaterialsPage>('/materials/list', body),
+    queryFn: () => api.call(endpoints.materials.list, body),
     placeholderData: keepPreviousData,
     refetchInterval: (query) => (query.state.data?.list.some(hasActivePushes) ? ACTIVE_PUSH_POLL_MS : false),
   });

@@ -1,4 +1,4 @@
-import type { PushMaterialsBody, PushMaterialsResult } from '@ads/contracts';
+import { endpoints, type PushMaterialsBody } from '@ads/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { rootKeys } from '@/lib/query-keys';
@@ -8,7 +8,7 @@ import { materialKeys } from './use-materials';
 export function usePushMaterials() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: PushMaterialsBody) => api.post<PushMaterialsResult>('/materials/push', body),
+    mutationFn: (body: PushMaterialsBody) => api.call(endpoints.materials.push, body),
     onSuccess: () => Promise.all([materialKeys.all, rootKeys.tasks].map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
   });
 }

@@ -1,4 +1,4 @@
-import type { PushMaterialsResult, RetryPushesBody } from '@ads/contracts';
+import { endpoints, type RetryPushesBody } from '@ads/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { rootKeys } from '@/lib/query-keys';
@@ -8,7 +8,7 @@ import { materialKeys } from './use-materials';
 export function useRetryPushes() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: RetryPushesBody) => api.post<PushMaterialsResult>('/materials/retry_push', body),
+    mutationFn: (body: RetryPushesBody) => api.call(endpoints.materials.retry_push, body),
     onSuccess: () => Promise.all([materialKeys.all, rootKeys.tasks].map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
   });
 }

@@ -1,5 +1,5 @@
 import { AppstoreOutlined, CloudUploadOutlined, DeleteOutlined, EditOutlined, HistoryOutlined, RedoOutlined, ReloadOutlined, UnorderedListOutlined } from '@ant-design/icons';
-import type { Material, MaterialKind, Platform, PushMaterialsResult, Task } from '@ads/contracts';
+import { endpoints, type Material, type MaterialKind, type Platform, type PushMaterialsResult, type Task } from '@ads/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Checkbox, Flex, Pagination, Segmented, Select, Typography } from 'antd';
 import { useCallback, useEffect, useMemo, useState } from 'react';
@@ -13,7 +13,7 @@ import { TasksDrawer } from '@/components/tasks-drawer';
 import { useRouteTitle } from '@/components/use-route-title';
 import { confirmAction } from '@/lib/confirm';
 import { listPagination } from '@/lib/list-table';
-import { hasAnyPath, hasPath, useViewer } from '@/lib/permissions';
+import { canCall, hasPath, useViewer } from '@/lib/permissions';
 import { useColumnPrefs } from '@/lib/use-column-prefs';
 import { useUrlQuery } from '@/lib/use-url-query';
 import { useSession } from '@/stores/session-store';
@@ -35,11 +35,6 @@ export type MaterialsMode = 'upload' | 'drama' | 'ec';
 
 const PATHS: Record<MaterialsMode, string> = { upload: '/material/upload', drama: '/advertising/video', ec: '/advertising/upload-ec' };
 const PRESETS: Record<MaterialsMode, MaterialsPreset> = { upload: {}, drama: { platform: 'dj', kind: 'video' }, ec: { platform: 'ec' } };
-// The server lets the materials pages read the catalog and ad-account lists too (scope applies);
-// the checks stay so a role's paths are still the one source of truth.
-const MATERIAL_PAGES = ['/material/upload', '/advertising/video', '/advertising/upload-ec'];
-const CATALOG_PATHS = ['/auth/site', ...MATERIAL_PAGES];
-const AD_ACCOUNT_PATHS = ['/auth/account', '/operation/account', ...MATERIAL_PAGES];
 const VIEW_KEY = 'materials:view';
 
 /** The grid's sort choices and the list body's sort they stand for. */
@@ -88,8 +83,8 @@ export function MaterialsScreen({ mode }: { mode: MaterialsMode }) {
   const { queue } = useUploadQueue();
   const columnPrefs = useColumnPrefs('/material/library', DEFAULT_HIDDEN_COLUMNS);
 
-  const canPickCatalog = hasAnyPath(viewer, CATALOG_PATHS);
-  const canPickAdAccount = hasAnyPath(viewer, AD_ACCOUNT_PATHS);
+  const canPickCatalog = canCall(viewer, endpoints.dramas.list);
+  const canPickAdAccount = canCall(viewer, endpoints.adAccounts.list);
   const canUpload = hasPath(viewer, PATHS[mode]);
 
   const [showUpload, setShowUpload] = useState(mode === 'upload');

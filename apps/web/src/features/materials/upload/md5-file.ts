@@ -1,3 +1,4 @@
+import { MD5_HEX_PATTERN } from '@ads/contracts/core';
 import { createMD5 } from 'hash-wasm';
 
 /** Bytes read and hashed per step: large enough to be fast, small enough to keep the page responsive. */
@@ -37,7 +38,7 @@ function remember(file: File, md5: string) {
  */
 export async function md5File(file: File, onProgress: (bytes: number) => void, signal: AbortSignal): Promise<string> {
   const cached = readCache()[fileKey(file)];
-  if (cached && /^[0-9a-f]{32}$/.test(cached)) {
+  if (cached && MD5_HEX_PATTERN.test(cached)) {
     onProgress(file.size);
     return cached;
   }

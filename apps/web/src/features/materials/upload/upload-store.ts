@@ -1,4 +1,5 @@
-import type { Material, UploadResult } from '@ads/contracts';
+import { endpoints } from '@ads/contracts';
+
 import { createContext, useContext, useEffect, useSyncExternalStore } from 'react';
 import { api } from '@/lib/api-client';
 import { md5File } from './md5-file';
@@ -15,9 +16,9 @@ export function createUploadQueue(overrides: Partial<UploadDeps> = {}, opts?: Up
   return new UploadQueue(
     {
       hash: md5File,
-      checkHash: (md5) => api.post<{ material: Material | null }>('/materials/check_hash', { md5 }, { quiet: true }).then((r) => r.material),
+      checkHash: (md5) => api.call(endpoints.materials.check_hash, { md5 }, { quiet: true }).then((r) => r.material),
       createTransfer: createTusTransfer,
-      fetchResult: (uploadId) => api.post<UploadResult>('/materials/upload_result', { upload_id: uploadId }, { quiet: true }),
+      fetchResult: (uploadId) => api.call(endpoints.materials.upload_result, { upload_id: uploadId }, { quiet: true }),
       now: () => Date.now(),
       ...overrides,
     },

@@ -1,4 +1,4 @@
-import type { AssignMode } from '@ads/contracts';
+import { endpoints, type AssignMode } from '@ads/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { rootKeys } from '@/lib/query-keys';
@@ -14,7 +14,7 @@ export interface AssociatePagesBody {
 export function useAssociatePages() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: AssociatePagesBody) => api.post<{ updated: number }>('/pages/associate', body),
+    mutationFn: (body: AssociatePagesBody) => api.call(endpoints.pages.associate, body),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: rootKeys.pages }),
   });
 }

@@ -1,4 +1,4 @@
-import { assetPageResultSchema, listPagesBodySchema, pageSchema, type ListPagesBody } from '@ads/contracts';
+import { assetPageResultSchema, endpoints, type ListPagesBody, listPagesBodySchema, pageSchema } from '@ads/contracts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { api } from '@/lib/api-client';
@@ -21,7 +21,7 @@ export const pageKeys = {
 export function usePages(q: PagesQuery) {
   return useQuery({
     queryKey: pageKeys.list(q),
-    queryFn: () => api.post<PagesPage>('/pages/list', q),
+    queryFn: () => api.call(endpoints.pages.list, q),
     placeholderData: keepPreviousData,
   });
 }

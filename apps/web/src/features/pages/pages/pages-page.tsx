@@ -1,5 +1,5 @@
 import { LinkOutlined } from '@ant-design/icons';
-import type { Page } from '@ads/contracts';
+import { endpoints, type Page } from '@ads/contracts';
 import { Button, Card } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,7 +10,7 @@ import { PageShell } from '@/components/page-shell';
 import { SelectionBar } from '@/components/selection-bar';
 import { useRouteTitle } from '@/components/use-route-title';
 import { usePersonalAccountOptions } from '@/lib/lookups/use-personal-account-options';
-import { assignableDepartmentId, canAssignToUsers, hasAnyPath, useViewer } from '@/lib/permissions';
+import { assignableDepartmentId, canAssignToUsers, canCall, useViewer } from '@/lib/permissions';
 import { useUrlQuery } from '@/lib/use-url-query';
 import '@/locales/assets-namespace';
 import { useAssociatePages } from '../api/use-associate-pages';
@@ -19,8 +19,6 @@ import { PageFilters, type PageFilterValues } from '../components/page-filters';
 import { PageTable } from '../components/page-table';
 
 const FILTER_KEYS = ['keyword', 'ad_account_id', 'user_id', 'personal_account_id'] as const;
-const AD_ACCOUNT_PATHS = ['/auth/account', '/operation/account'];
-const PERSONAL_ACCOUNT_PATHS = ['/auth/personage', '/operation/auth'];
 
 /** /auth/homepage 主页关联: Facebook pages and which ad accounts and users may use them. */
 export default function PagesPage() {
@@ -29,8 +27,8 @@ export default function PagesPage() {
   const viewer = useViewer();
   const [query, setQuery] = useUrlQuery(pagesQuerySchema);
   const pages = usePages(query);
-  const canPickAdAccounts = hasAnyPath(viewer, AD_ACCOUNT_PATHS);
-  const canListPersonal = hasAnyPath(viewer, PERSONAL_ACCOUNT_PATHS);
+  const canPickAdAccounts = canCall(viewer, endpoints.adAccounts.list);
+  const canListPersonal = canCall(viewer, endpoints.personalAccounts.list);
   const personalAccounts = usePersonalAccountOptions({ enabled: canListPersonal });
   const associate = useAssociatePages();
   const [selected, setSelected] = useState<Map<number, Page>>(new Map());

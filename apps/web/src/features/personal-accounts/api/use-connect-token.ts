@@ -1,4 +1,4 @@
-import type { ConnectTokenBody, PersonalAccount } from '@ads/contracts';
+import { endpoints, type ConnectTokenBody } from '@ads/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { rootKeys } from '@/lib/query-keys';
@@ -10,7 +10,7 @@ import { rootKeys } from '@/lib/query-keys';
 export function useConnectToken() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: ConnectTokenBody) => api.post<PersonalAccount>('/personal-accounts/connect_token', body),
+    mutationFn: (body: ConnectTokenBody) => api.call(endpoints.personalAccounts.connect_token, body),
     onSuccess: () => Promise.all([rootKeys.personalAccounts, rootKeys.tasks].map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
   });
 }

@@ -1,3 +1,4 @@
+import { endpoints } from '@ads/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { syncedAssetKeys } from '@/lib/query-keys';
@@ -9,7 +10,7 @@ import { syncedAssetKeys } from '@/lib/query-keys';
 export function useDisconnect() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => api.post<null>('/personal-accounts/disconnect', { id }),
+    mutationFn: (id: number) => api.call(endpoints.personalAccounts.disconnect, { id }),
     onSuccess: () => Promise.all(syncedAssetKeys.map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
   });
 }

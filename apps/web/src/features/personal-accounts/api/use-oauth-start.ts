@@ -1,3 +1,4 @@
+import { endpoints } from '@ads/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 
@@ -7,6 +8,6 @@ import { api } from '@/lib/api-client';
  */
 export function useOauthStart() {
   return useMutation({
-    mutationFn: () => api.post<{ url: string }>('/personal-accounts/oauth_start', {}),
+    mutationFn: () => api.call(endpoints.personalAccounts.oauth_start, {}),
   });
 }

@@ -1,4 +1,4 @@
-import { assetPageResultSchema, listPersonalAccountsBodySchema, personalAccountSchema, type ListPersonalAccountsBody } from '@ads/contracts';
+import { assetPageResultSchema, endpoints, type ListPersonalAccountsBody, listPersonalAccountsBodySchema, personalAccountSchema } from '@ads/contracts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { api } from '@/lib/api-client';
@@ -31,7 +31,7 @@ const syncing = (page: PersonalAccountsPage | undefined) => page?.list.some((a) 
 export function usePersonalAccounts(q: PersonalAccountsQuery) {
   return useQuery({
     queryKey: personalAccountKeys.list(q),
-    queryFn: () => api.post<PersonalAccountsPage>('/personal-accounts/list', q),
+    queryFn: () => api.call(endpoints.personalAccounts.list, q),
     placeholderData: keepPreviousData,
     refetchInterval: (query) => (syncing(query.state.data) ? SYNC_POLL_MS : false),
   });

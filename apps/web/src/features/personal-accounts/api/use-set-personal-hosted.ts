@@ -1,3 +1,4 @@
+import { endpoints } from '@ads/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { rootKeys } from '@/lib/query-keys';
@@ -6,7 +7,7 @@ import { rootKeys } from '@/lib/query-keys';
 export function useSetPersonalHosted() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: { ids: number[]; hosted: boolean }) => api.post<{ updated: number }>('/personal-accounts/set_hosted', body),
+    mutationFn: (body: { ids: number[]; hosted: boolean }) => api.call(endpoints.personalAccounts.set_hosted, body),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: rootKeys.personalAccounts }),
   });
 }

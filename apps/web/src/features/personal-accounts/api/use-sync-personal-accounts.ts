@@ -1,3 +1,4 @@
+import { endpoints } from '@ads/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { rootKeys } from '@/lib/query-keys';
@@ -6,7 +7,7 @@ import { rootKeys } from '@/lib/query-keys';
 export function useSyncPersonalAccounts() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (ids: number[]) => api.post<{ task_id: number }>('/personal-accounts/sync', { ids }),
+    mutationFn: (ids: number[]) => api.call(endpoints.personalAccounts.sync, { ids }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: rootKeys.tasks }),
   });
 }

@@ -1,4 +1,4 @@
-import type { AssignMode } from '@ads/contracts';
+import { endpoints, type AssignMode } from '@ads/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { rootKeys } from '@/lib/query-keys';
@@ -7,7 +7,7 @@ import { rootKeys } from '@/lib/query-keys';
 export function useAssociatePixels() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: { pixel_ids: number[]; ad_account_ids: number[]; mode: AssignMode }) => api.post<{ updated: number }>('/pixels/associate', body),
+    mutationFn: (body: { pixel_ids: number[]; ad_account_ids: number[]; mode: AssignMode }) => api.call(endpoints.pixels.associate, body),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: rootKeys.pixels }),
   });
 }

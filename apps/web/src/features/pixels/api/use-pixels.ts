@@ -1,4 +1,4 @@
-import { assetPageResultSchema, listPixelsBodySchema, pixelSchema, type ListPixelsBody } from '@ads/contracts';
+import { assetPageResultSchema, endpoints, type ListPixelsBody, listPixelsBodySchema, pixelSchema } from '@ads/contracts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { api } from '@/lib/api-client';
@@ -21,7 +21,7 @@ export const pixelKeys = {
 export function usePixels(q: PixelsQuery) {
   return useQuery({
     queryKey: pixelKeys.list(q),
-    queryFn: () => api.post<PixelsPage>('/pixels/list', q),
+    queryFn: () => api.call(endpoints.pixels.list, q),
     placeholderData: keepPreviousData,
   });
 }

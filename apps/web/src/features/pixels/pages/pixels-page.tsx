@@ -1,5 +1,5 @@
 import { LinkOutlined } from '@ant-design/icons';
-import type { Pixel } from '@ads/contracts';
+import { endpoints, type Pixel } from '@ads/contracts';
 import { Button, Card } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,7 +9,7 @@ import { ListEmpty } from '@/components/list-empty';
 import { PageShell } from '@/components/page-shell';
 import { SelectionBar } from '@/components/selection-bar';
 import { useRouteTitle } from '@/components/use-route-title';
-import { hasAnyPath, useViewer } from '@/lib/permissions';
+import { canCall, useViewer } from '@/lib/permissions';
 import { useUrlQuery } from '@/lib/use-url-query';
 import '@/locales/assets-namespace';
 import { useAssociatePixels } from '../api/use-associate-pixels';
@@ -17,7 +17,6 @@ import { pixelsQuerySchema, usePixels, type PixelsQuery } from '../api/use-pixel
 import { PixelFilters, type PixelFilterValues } from '../components/pixel-filters';
 import { PixelTable } from '../components/pixel-table';
 
-const AD_ACCOUNT_PATHS = ['/auth/account', '/operation/account'];
 
 /** /auth/pixel 像素管理: pixels, when they last fired, and the ad accounts they are shared with. */
 export default function PixelsPage() {
@@ -27,7 +26,7 @@ export default function PixelsPage() {
   const [query, setQuery] = useUrlQuery(pixelsQuerySchema);
   const pixels = usePixels(query);
   // Associating means picking ad accounts, which needs the ad-account list.
-  const canAssociate = hasAnyPath(viewer, AD_ACCOUNT_PATHS);
+  const canAssociate = canCall(viewer, endpoints.adAccounts.list);
   const associate = useAssociatePixels();
   const [selected, setSelected] = useState<Map<number, Pixel>>(new Map());
   const [target, setTarget] = useState<Pixel[] | null>(null);

@@ -1,4 +1,4 @@
-import type { CreateRoleBody } from '@ads/contracts';
+import { endpoints, type CreateRoleBody } from '@ads/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { roleKeys } from './use-roles';
@@ -7,7 +7,7 @@ import { roleKeys } from './use-roles';
 export function useCreateRole() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: CreateRoleBody) => api.post<{ id: number }>('/sys-roles/create', body),
+    mutationFn: (body: CreateRoleBody) => api.call(endpoints.sysRoles.create, body),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: roleKeys.all }),
   });
 }

@@ -1,3 +1,4 @@
+import { endpoints } from '@ads/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { rootKeys } from '@/lib/query-keys';
@@ -6,7 +7,7 @@ import { rootKeys } from '@/lib/query-keys';
 export function useDeleteRole() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => api.post<null>('/sys-roles/delete', { id }),
+    mutationFn: (id: number) => api.call(endpoints.sysRoles.delete, { id }),
     onSuccess: () => Promise.all([rootKeys.roles, rootKeys.users].map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
   });
 }

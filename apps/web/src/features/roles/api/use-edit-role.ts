@@ -1,4 +1,4 @@
-import type { EditRoleBody } from '@ads/contracts';
+import { endpoints, type EditRoleBody } from '@ads/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { rootKeys } from '@/lib/query-keys';
@@ -7,7 +7,7 @@ import { rootKeys } from '@/lib/query-keys';
 export function useEditRole() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: EditRoleBody) => api.post<{ id: number }>('/sys-roles/edit', body),
+    mutationFn: (body: EditRoleBody) => api.call(endpoints.sysRoles.edit, body),
     // Account rows show role names.
     onSuccess: () => Promise.all([rootKeys.roles, rootKeys.users].map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
   });

@@ -1,4 +1,4 @@
-import { listRolesBodySchema, pageResultSchema, roleSchema, type ListRolesBody } from '@ads/contracts';
+import { endpoints, type ListRolesBody, listRolesBodySchema, pageResultSchema, roleSchema } from '@ads/contracts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { api } from '@/lib/api-client';
@@ -21,7 +21,7 @@ export const roleKeys = {
 export function useRoles(q: RolesQuery) {
   return useQuery({
     queryKey: roleKeys.list(q),
-    queryFn: () => api.post<RolesPage>('/sys-roles/list', q),
+    queryFn: () => api.call(endpoints.sysRoles.list, q),
     placeholderData: keepPreviousData,
   });
 }

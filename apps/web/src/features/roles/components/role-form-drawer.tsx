@@ -1,7 +1,8 @@
-import type { AssetScope, Role } from '@ads/contracts';
+import { NAME_MAX, REMARK_MAX, type AssetScope, type Role } from '@ads/contracts';
 import { App, Button, Drawer, Flex, Form, Input, Switch } from 'antd';
 import { useCallback, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { trimmedLength } from '@/lib/form-rules';
 import { applyFieldErrors } from '@/lib/form-errors';
 import { canGrantPaths, isManager, type Viewer } from '@/lib/permissions';
 import { useCreateRole } from '../api/use-create-role';
@@ -17,14 +18,6 @@ interface FormValues {
   asset_scope: AssetScope;
 }
 
-const NAME_MAX = 32;
-const REMARK_MAX = 200;
-
-const maxTrimmed = (max: number, message: string) => ({
-  validator: async (_: unknown, v?: string) => {
-    if ((v ?? '').trim().length > max) throw new Error(message);
-  },
-});
 
 interface Props {
   /** null: closed; 'create' or the role being edited. */
@@ -88,11 +81,11 @@ export function RoleFormDrawer({ target, viewer, onClose }: Props) {
           name="name"
           label={t('roles.form.name')}
           validateFirst
-          rules={[{ required: true, whitespace: true, message: t('roles.form.nameRequired') }, maxTrimmed(NAME_MAX, t('roles.form.nameLength'))]}
+          rules={[{ required: true, whitespace: true, message: t('roles.form.nameRequired') }, trimmedLength(0, NAME_MAX, t('roles.form.nameLength'))]}
         >
           <Input maxLength={64} />
         </Form.Item>
-        <Form.Item name="remark" label={t('roles.form.remark')} rules={[maxTrimmed(REMARK_MAX, t('roles.form.remarkLength'))]}>
+        <Form.Item name="remark" label={t('roles.form.remark')} rules={[trimmedLength(0, REMARK_MAX, t('roles.form.remarkLength'))]}>
           <Input.TextArea rows={2} showCount maxLength={REMARK_MAX} />
         </Form.Item>
         <Form.Item name="paths" label={t('roles.form.paths')} extra={t('roles.form.pathsHelp')}>

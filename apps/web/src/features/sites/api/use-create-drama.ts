@@ -1,4 +1,4 @@
-import type { CreateDramaBody } from '@ads/contracts';
+import { endpoints, type CreateDramaBody } from '@ads/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { rootKeys } from '@/lib/query-keys';
@@ -7,7 +7,7 @@ import { rootKeys } from '@/lib/query-keys';
 export function useCreateDrama() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: CreateDramaBody) => api.post<unknown>('/dramas/create', body),
+    mutationFn: (body: CreateDramaBody) => api.call(endpoints.dramas.create, body),
     // A site shows how many items its catalog holds.
     onSuccess: () => Promise.all([rootKeys.dramas, rootKeys.sites].map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
   });

@@ -1,4 +1,4 @@
-import type { CreateProductBody } from '@ads/contracts';
+import { endpoints, type CreateProductBody } from '@ads/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { rootKeys } from '@/lib/query-keys';
@@ -7,7 +7,7 @@ import { rootKeys } from '@/lib/query-keys';
 export function useCreateProduct() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: CreateProductBody) => api.post<unknown>('/products/create', body),
+    mutationFn: (body: CreateProductBody) => api.call(endpoints.products.create, body),
     // A site shows how many items its catalog holds.
     onSuccess: () => Promise.all([rootKeys.products, rootKeys.sites].map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
   });

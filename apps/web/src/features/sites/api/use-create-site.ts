@@ -1,4 +1,4 @@
-import type { CreateSiteBody } from '@ads/contracts';
+import { endpoints, type CreateSiteBody } from '@ads/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { rootKeys } from '@/lib/query-keys';
@@ -7,7 +7,7 @@ import { rootKeys } from '@/lib/query-keys';
 export function useCreateSite() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: CreateSiteBody) => api.post<{ id: number; webhook_secret: string }>('/sites/create', body),
+    mutationFn: (body: CreateSiteBody) => api.call(endpoints.sites.create, body),
     // A pixel lists the sites using it.
     onSuccess: () => Promise.all([rootKeys.sites, rootKeys.pixels].map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
   });

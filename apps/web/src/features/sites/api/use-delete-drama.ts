@@ -1,3 +1,4 @@
+import { endpoints } from '@ads/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { rootKeys } from '@/lib/query-keys';
@@ -6,7 +7,7 @@ import { rootKeys } from '@/lib/query-keys';
 export function useDeleteDrama() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => api.post<null>('/dramas/delete', { id }),
+    mutationFn: (id: number) => api.call(endpoints.dramas.delete, { id }),
     onSuccess: () => Promise.all([rootKeys.dramas, rootKeys.sites].map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
   });
 }

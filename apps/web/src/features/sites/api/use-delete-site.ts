@@ -1,3 +1,4 @@
+import { endpoints } from '@ads/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { rootKeys } from '@/lib/query-keys';
@@ -6,7 +7,7 @@ import { rootKeys } from '@/lib/query-keys';
 export function useDeleteSite() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => api.post<null>('/sites/delete', { id }),
+    mutationFn: (id: number) => api.call(endpoints.sites.delete, { id }),
     onSuccess: () => Promise.all([rootKeys.sites, rootKeys.pixels, rootKeys.dramas, rootKeys.products].map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
   });
 }

@@ -1,4 +1,4 @@
-import { dramaSchema, pageResultSchema, type ListDramasBody } from '@ads/contracts';
+import { dramaSchema, endpoints, type ListDramasBody, pageResultSchema } from '@ads/contracts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { api } from '@/lib/api-client';
@@ -16,7 +16,7 @@ export const dramaKeys = {
 export function useDramas(body: ListDramasBody, opts: { enabled?: boolean } = {}) {
   return useQuery({
     queryKey: dramaKeys.list(body),
-    queryFn: () => api.post<DramasPage>('/dramas/list', body),
+    queryFn: () => api.call(endpoints.dramas.list, body),
     placeholderData: keepPreviousData,
     enabled: opts.enabled ?? true,
   });

@@ -1,4 +1,4 @@
-import type { EditDramaBody } from '@ads/contracts';
+import { endpoints, type EditDramaBody } from '@ads/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { rootKeys } from '@/lib/query-keys';
@@ -7,7 +7,7 @@ import { rootKeys } from '@/lib/query-keys';
 export function useEditDrama() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: EditDramaBody) => api.post<unknown>('/dramas/edit', body),
+    mutationFn: (body: EditDramaBody) => api.call(endpoints.dramas.edit, body),
     onSuccess: () => Promise.all([rootKeys.dramas, rootKeys.sites].map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
   });
 }

@@ -1,3 +1,4 @@
+import { endpoints } from '@ads/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import type { CatalogKind } from './use-import-catalog';
@@ -8,6 +9,6 @@ import type { CatalogKind } from './use-import-catalog';
  */
 export function useExportCatalog(kind: CatalogKind) {
   return useMutation({
-    mutationFn: ({ body, filename }: { body: Record<string, unknown>; filename: string }) => api.download(`/${kind}/export`, body, filename),
+    mutationFn: ({ body, filename }: { body: Record<string, unknown>; filename: string }) => api.download(endpoints[kind].export, body, filename),
   });
 }

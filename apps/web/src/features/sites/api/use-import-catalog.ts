@@ -1,4 +1,4 @@
-import type { ImportCatalogBody, ImportCatalogResult } from '@ads/contracts';
+import { endpoints, type ImportCatalogBody } from '@ads/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { rootKeys } from '@/lib/query-keys';
@@ -12,7 +12,7 @@ export type CatalogKind = 'dramas' | 'products';
 export function useImportCatalog(kind: CatalogKind) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: ImportCatalogBody) => api.post<ImportCatalogResult>(`/${kind}/import`, body),
+    mutationFn: (body: ImportCatalogBody) => api.call(endpoints[kind].import, body),
     onSuccess: (_result, body) => {
       if (body.dry_run) return;
       return Promise.all([rootKeys[kind], rootKeys.sites].map((queryKey) => queryClient.invalidateQueries({ queryKey })));

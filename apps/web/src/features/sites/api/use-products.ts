@@ -1,4 +1,4 @@
-import { pageResultSchema, productSchema, type ListProductsBody } from '@ads/contracts';
+import { endpoints, type ListProductsBody, pageResultSchema, productSchema } from '@ads/contracts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { api } from '@/lib/api-client';
@@ -16,7 +16,7 @@ export const productKeys = {
 export function useProducts(body: ListProductsBody, opts: { enabled?: boolean } = {}) {
   return useQuery({
     queryKey: productKeys.list(body),
-    queryFn: () => api.post<ProductsPage>('/products/list', body),
+    queryFn: () => api.call(endpoints.products.list, body),
     placeholderData: keepPreviousData,
     enabled: opts.enabled ?? true,
   });

@@ -1,4 +1,4 @@
-import { pageResultSchema, siteSchema, type ListSitesBody } from '@ads/contracts';
+import { endpoints, type ListSitesBody, pageResultSchema, siteSchema } from '@ads/contracts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { api } from '@/lib/api-client';
@@ -22,7 +22,7 @@ export const siteKeys = {
 export function useSites(body: ListSitesBody = ALL_SITES_BODY) {
   return useQuery({
     queryKey: siteKeys.list(body),
-    queryFn: () => api.post<SitesPage>('/sites/list', body),
+    queryFn: () => api.call(endpoints.sites.list, body),
     placeholderData: keepPreviousData,
   });
 }

@@ -5,7 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { applyFieldErrors } from '@/lib/form-errors';
 import { useCreateDrama } from '../api/use-create-drama';
 import { useEditDrama } from '../api/use-edit-drama';
-import { cleanTags, tagsRule, trimmedLength, urlRule } from './catalog-form-rules';
+import { trimmedLength } from '@/lib/form-rules';
+import { cleanTags, tagsRule, urlRule } from './catalog-form-rules';
 import { COMMON_LANGUAGES } from './catalog-query';
 import { DRAMA_TEST_STATUSES } from './drama-status-tag';
 

@@ -1,5 +1,5 @@
 import { CheckCircleOutlined, DownloadOutlined, InboxOutlined } from '@ant-design/icons';
-import type { ImportCatalogResult } from '@ads/contracts';
+import { CATALOG_FILE_PATTERN, type ImportCatalogResult } from '@ads/contracts';
 import { Alert, App, Button, Flex, Modal, Spin, Table, Typography, Upload } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,7 +8,6 @@ import { useImportCatalog, type CatalogKind } from '../api/use-import-catalog';
 
 /** The import body's limit is 14,000,000 base64 characters: about 10 MB of file. */
 const MAX_FILE_BYTES = 10 * 1024 * 1024;
-const FILE_PATTERN = /\.(csv|xlsx)$/i;
 
 /** The header row of each catalog file (api-assets.md "Catalog files"). */
 export const CATALOG_COLUMNS: Record<CatalogKind, readonly string[]> = {
@@ -69,7 +68,7 @@ export function ImportCatalogModal({ kind, site, open, onClose }: Props) {
   const handleFile = async (file: File) => {
     setChecked(null);
     setFileError(null);
-    if (!FILE_PATTERN.test(file.name)) return setFileError(t('catalog.import.badType'));
+    if (!CATALOG_FILE_PATTERN.test(file.name)) return setFileError(t('catalog.import.badType'));
     if (file.size > MAX_FILE_BYTES) return setFileError(t('catalog.import.tooBig', { mb: MAX_FILE_BYTES / 1024 / 1024 }));
     if (!site) return;
     setChecking(true);

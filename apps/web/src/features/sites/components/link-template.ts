@@ -61,8 +61,3 @@ export function linkHost(link: string): string {
   }
 }
 
-/** The contract's rules (siteSchema): a domain, and an https link of 8–1000 characters without spaces. */
-export const DOMAIN_PATTERN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
-export const LINK_PATTERN = /^https:\/\/\S+$/;
-export const LINK_MIN = 8;
-export const LINK_MAX = 1000;

@@ -6,7 +6,8 @@ import { applyFieldErrors } from '@/lib/form-errors';
 import { currencyDecimals } from '@/lib/format';
 import { useCreateProduct } from '../api/use-create-product';
 import { useEditProduct } from '../api/use-edit-product';
-import { cleanTags, tagsRule, trimmedLength, urlRule } from './catalog-form-rules';
+import { trimmedLength } from '@/lib/form-rules';
+import { cleanTags, tagsRule, urlRule } from './catalog-form-rules';
 
 interface FormValues {
   external_id: string;

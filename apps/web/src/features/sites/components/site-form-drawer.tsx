@@ -1,4 +1,4 @@
-import type { CreateSiteBody, Platform, Site } from '@ads/contracts';
+import { DOMAIN_PATTERN, LINK_TEMPLATE_MAX, LINK_TEMPLATE_MIN, LINK_TEMPLATE_PATTERN, REMARK_MAX, SITE_NAME_MAX, type CreateSiteBody, type Platform, type Site } from '@ads/contracts';
 import { Alert, App, Button, Drawer, Flex, Form, Input, Radio, Select } from 'antd';
 import type { TextAreaRef } from 'antd/es/input/TextArea';
 import { useEffect, useMemo, useRef, useState } from 'react';
@@ -8,7 +8,7 @@ import { applyFieldErrors } from '@/lib/form-errors';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { useCreateSite } from '../api/use-create-site';
 import { useEditSite } from '../api/use-edit-site';
-import { analyzeTemplate, DOMAIN_PATTERN, LINK_MAX, LINK_MIN, LINK_PATTERN, linkHost } from './link-template';
+import { analyzeTemplate, linkHost } from './link-template';
 import { LinkPreview, PlaceholderChips } from './link-preview';
 
 interface FormValues {
@@ -20,8 +20,6 @@ interface FormValues {
   remark?: string;
 }
 
-const NAME_MAX = 64;
-const REMARK_MAX = 200;
 
 interface Props {
   /** null: closed; 'create' or the site being edited. */
@@ -133,7 +131,7 @@ export function SiteFormDrawer({ target, canPickPixel, onClose, onCreated }: Pro
           validateFirst
           rules={[
             { required: true, whitespace: true, message: t('sites.form.nameRequired') },
-            { validator: async (_, v?: string) => { if ((v ?? '').trim().length > NAME_MAX) throw new Error(t('sites.form.nameLength', { max: NAME_MAX })); } },
+            { validator: async (_, v?: string) => { if ((v ?? '').trim().length > SITE_NAME_MAX) throw new Error(t('sites.form.nameLength', { max: SITE_NAME_MAX })); } },
           ]}
         >
           <Input maxLength={100} />
@@ -174,8 +172,8 @@ export function SiteFormDrawer({ target, canPickPixel, onClose, onCreated }: Pro
             {
               validator: async (_, v?: string) => {
                 const s = (v ?? '').trim();
-                if (!LINK_PATTERN.test(s)) throw new Error(t('sites.form.linkHttps'));
-                if (s.length < LINK_MIN || s.length > LINK_MAX) throw new Error(t('sites.form.linkLength', { min: LINK_MIN, max: LINK_MAX }));
+                if (!LINK_TEMPLATE_PATTERN.test(s)) throw new Error(t('sites.form.linkHttps'));
+                if (s.length < LINK_TEMPLATE_MIN || s.length > LINK_TEMPLATE_MAX) throw new Error(t('sites.form.linkLength', { min: LINK_TEMPLATE_MIN, max: LINK_TEMPLATE_MAX }));
                 const { unknown } = analyzeTemplate(s);
                 if (unknown.length) throw new Error(t('sites.form.linkUnknown', { list: unknown.join(' '), count: unknown.length }));
               },

@@ -1,12 +1,12 @@
 import { GlobalOutlined, PlusOutlined } from '@ant-design/icons';
-import type { Platform, Site } from '@ads/contracts';
+import { endpoints, type Platform, type Site } from '@ads/contracts';
 import { App, Button, Card, Col, Empty, Flex, Result, Row, Typography } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PageShell } from '@/components/page-shell';
 import { useRouteTitle } from '@/components/use-route-title';
 import { confirmAction } from '@/lib/confirm';
-import { hasPath, useViewer } from '@/lib/permissions';
+import { canCall, useViewer } from '@/lib/permissions';
 import { useUrlQuery } from '@/lib/use-url-query';
 import '@/locales/assets-namespace';
 import { useDeleteSite } from '../api/use-delete-site';
@@ -137,7 +137,7 @@ export default function SitesPage() {
       </Row>
       <SiteFormDrawer
         target={formTarget}
-        canPickPixel={hasPath(viewer, '/auth/pixel')}
+        canPickPixel={canCall(viewer, endpoints.pixels.list)}
         onClose={() => setFormTarget(null)}
         onCreated={(site, secret) => {
           setQuery({ page: 1, page_size: query.page_size, site: site.id });

@@ -1,3 +1,4 @@
+import { endpoints } from '@ads/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { rootKeys } from '@/lib/query-keys';
@@ -6,7 +7,7 @@ import { rootKeys } from '@/lib/query-keys';
 export function useBatchSaveUserRole() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: { user_ids: number[]; role_ids: number[] }) => api.post<{ updated: number }>('/sys-users/batch_save_user_role', body),
+    mutationFn: (body: { user_ids: number[]; role_ids: number[] }) => api.call(endpoints.sysUsers.batch_save_user_role, body),
     onSuccess: () => Promise.all([rootKeys.users, rootKeys.roles].map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
   });
 }

@@ -1,4 +1,4 @@
-import type { CreateUserBody } from '@ads/contracts';
+import { endpoints, type CreateUserBody } from '@ads/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { rootKeys } from '@/lib/query-keys';
@@ -13,7 +13,7 @@ export interface CreateUserResult {
 export function useCreateUser() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: CreateUserBody) => api.post<CreateUserResult>('/sys-users/create_account', body),
+    mutationFn: (body: CreateUserBody) => api.call(endpoints.sysUsers.create_account, body),
     onSuccess: () =>
       Promise.all([rootKeys.users, rootKeys.departments, rootKeys.roles].map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
   });

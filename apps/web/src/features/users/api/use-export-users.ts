@@ -1,4 +1,4 @@
-import type { ListUsersBody } from '@ads/contracts';
+import { endpoints, type ListUsersBody } from '@ads/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 
@@ -7,6 +7,6 @@ type ExportBody = Omit<ListUsersBody, 'page' | 'page_size'>;
 /** /sys-users/export: every account matching the filters (no paging) as an .xlsx download. */
 export function useExportUsers() {
   return useMutation({
-    mutationFn: ({ body, filename }: { body: ExportBody; filename: string }) => api.download('/sys-users/export', body, filename),
+    mutationFn: ({ body, filename }: { body: ExportBody; filename: string }) => api.download(endpoints.sysUsers.export, body, filename),
   });
 }

@@ -1,4 +1,4 @@
-import { listUsersBodySchema, pageResultSchema, sysUserSchema, type ListUsersBody } from '@ads/contracts';
+import { endpoints, type ListUsersBody, listUsersBodySchema, pageResultSchema, sysUserSchema } from '@ads/contracts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { api } from '@/lib/api-client';
@@ -25,7 +25,7 @@ export const userKeys = {
 export function useUsers(q: UsersQuery) {
   return useQuery({
     queryKey: userKeys.list(q),
-    queryFn: () => api.post<UsersPage>('/sys-users/list', q),
+    queryFn: () => api.call(endpoints.sysUsers.list, q),
     placeholderData: keepPreviousData,
   });
 }

@@ -1,8 +1,8 @@
-import { IS_ADMIN_MANAGER, IS_ADMIN_STAFF, type CreateUserBody, type DepartmentNode, type EditUserBody, type Platform, type SysUser } from '@ads/contracts';
+import { ACCOUNT_MAX, ACCOUNT_MIN, ACCOUNT_PATTERN, IS_ADMIN_MANAGER, IS_ADMIN_STAFF, NAME_MAX, REMARK_MAX, type CreateUserBody, type DepartmentNode, type EditUserBody, type Platform, type SysUser } from '@ads/contracts';
 import { App, Form, Input, Modal, Radio, Select, Switch } from 'antd';
-import type { Rule } from 'antd/es/form';
 import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { trimmedLength } from '@/lib/form-rules';
 import { DepartmentTreeSelect } from '@/components/department-tree-select';
 import { applyFieldErrors } from '@/lib/form-errors';
 import { md5Hex } from '@/lib/md5';
@@ -23,22 +23,9 @@ interface FormValues {
   remark?: string;
 }
 
-/** The same bounds as the contracts (accountNameSchema, nameSchema, remarkSchema), on trimmed text. */
-export const ACCOUNT_PATTERN = /^[A-Za-z0-9_.@-]+$/;
-const ACCOUNT_MIN = 2;
-const ACCOUNT_MAX = 32;
-const NAME_MAX = 32;
-const REMARK_MAX = 200;
 /** Initial passwords: a product rule, the API only sees the MD5. */
 const PASSWORD_MIN = 6;
 const PASSWORD_MAX = 64;
-
-const trimmedLength = (min: number, max: number, message: string): Rule => ({
-  validator: async (_, v?: string) => {
-    const n = (v ?? '').trim().length;
-    if (n && (n < min || n > max)) throw new Error(message);
-  },
-});
 
 interface Props {
   /** null: closed; 'create' or the user being edited. */

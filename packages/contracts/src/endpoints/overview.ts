@@ -1,0 +1,8 @@
+import { adminOverviewSchema, homeOverviewSchema } from '../overview.ts';
+import { define } from './define.ts';
+
+/** The landing pages: 首页 (/index) for staff, 首页 (/admin/index) for the super admin. */
+export const overview = {
+  home: define({ path: '/overview/home', answer: homeOverviewSchema, allow: ['/index'], tag: 'overview' }),
+  admin: define({ path: '/overview/admin', answer: adminOverviewSchema, allow: ['/admin/index'], tag: 'overview' }),
+};
