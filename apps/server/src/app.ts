@@ -145,9 +145,9 @@ export async function buildApp({
   const simulatorSites: SimulatorSites | undefined = simulatorUrl
     ? createSimulatorSites({ db, secrets, simulatorUrl, webhookBase: () => webhookBase, timezone: config.reportTimezone, log: app.log })
     : undefined;
-  const sites = createSiteService({ db, clock, secrets, publicUrl: config.publicUrl, onChanged: simulatorSites && ((id) => simulatorSites.push(id)) });
-  const catalog = simulatorSites ? catalogWithSimulator(createCatalogService({ db, clock }), db, simulatorSites) : createCatalogService({ db, clock });
   const orders = createOrderService({ db, clock, secrets, reportTimezone: config.reportTimezone, log: app.log });
+  const sites = createSiteService({ db, clock, secrets, publicUrl: config.publicUrl, onChanged: simulatorSites && ((id) => simulatorSites.push(id)), orderHealth: orders.siteHealth });
+  const catalog = simulatorSites ? catalogWithSimulator(createCatalogService({ db, clock }), db, simulatorSites) : createCatalogService({ db, clock });
   const personalAccounts = createPersonalAccountService({ db, clock, secrets, jobs, platform, publicUrl: config.publicUrl, log: app.log });
   const adAccounts = createAdAccountService({ db, clock });
   const pages = createPageService({ db, clock });

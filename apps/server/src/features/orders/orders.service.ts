@@ -5,12 +5,12 @@ import { AppError } from '../../errors.ts';
 import type { RequestContext } from '../../lib/actor.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { SecretBox } from '../../lib/crypto.ts';
-import { openImportFile } from '../../lib/import-file.ts';
+import { decodeBase64File, openImportFile } from '../../lib/import-file.ts';
 import { writeAudit } from '../audit/audit.service.ts';
-import { decodeBase64 } from '../sites/catalog-file.ts';
 import { ingestEvents, type IngestItem, type IngestSite } from './ingest.ts';
 import { EVENT_FIELDS, parseOrderEvent } from './order-event.ts';
 import { verifySignature } from './signature.ts';
+import { siteOrderHealth } from './site-health.ts';
 
 export interface OrderServiceDeps {
   db: Db;
@@ -110,6 +110,9 @@ export function createOrderService({ db, clock, secrets, reportTimezone, log }: 
   }
 
   return {
+    /** The order webhook's health and last deliveries of each site (the sites screen). */
+    siteHealth: (siteIds: number[], now: Date) => siteOrderHealth(db, siteIds, now),
+
     /**
      * One webhook request (API.md "Orders"): 404 unknown site, 401 signature, 400 malformed,
      * 409 conflict, 200 stored. Refused requests store nothing but their line in the delivery log.
@@ -195,7 +198,7 @@ export function createOrderService({ db, clock, secrets, reportTimezone, log }: 
     async importOrders(ctx: RequestContext, body: ImportOrdersBody): Promise<ImportOrdersResult> {
       const site = await db.selectFrom('sites').select(['id', 'link_template']).where('id', '=', body.site_id).where('deleted_at', 'is', null).executeTakeFirst();
       if (!site) throw new AppError('SITE_NOT_FOUND', {}, 'site_id');
-      const file = await openImportFile(body.filename, decodeBase64(body.content_base64), {
+      const file = await openImportFile(body.filename, decodeBase64File(body.content_base64, 'content_base64'), {
         limits: { maxRows: MAX_IMPORT_ROWS, maxUnpackedBytes: MAX_IMPORT_UNPACKED_BYTES },
         field: 'content_base64',
       });

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database.ts';
 import type { SecretBox } from '../../lib/crypto.ts';
 import { currencyOffset } from '../../platform/currency.ts';
-import { webhookPath } from '../sites/sites.repository.ts';
+import { webhookPath } from '../sites/sites.service.ts';
 
 // With the built-in simulator (or one started for tests), the app registers its sites there
 // itself (packages/meta-sim README "Order webhook"), so the simulated sites post their orders to

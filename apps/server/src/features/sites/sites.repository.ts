@@ -3,7 +3,6 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { escapeLike } from '../../lib/sql.ts';
 import type { ExportPage } from '../../lib/xlsx.ts';
-import { siteOrderHealth } from '../orders/site-health.ts';
 
 /** Sort direction of a list body: the caller's, else newest first for ids and A→Z for the rest. */
 export function direction(body: { sort_field?: string; sort_order?: 'ascend' | 'descend' }, field: string): 'asc' | 'desc' {
@@ -61,13 +60,7 @@ export function toSite(r: SiteRowOut, publicUrl: string): Site {
   };
 }
 
-/** Sites with their order webhook's health and last deliveries (features/orders). */
-export async function withOrderHealth(db: Db, sites: Site[], now: Date): Promise<Site[]> {
-  const health = await siteOrderHealth(db, sites.map((s) => s.id), now);
-  return sites.map((s) => ({ ...s, ...health.get(s.id) }));
-}
-
-export async function listSites(db: Db, body: ListSitesBody, publicUrl: string, now: Date = new Date()) {
+export async function listSites(db: Db, body: ListSitesBody, publicUrl: string) {
   const field = body.sort_field ?? 'id';
   const dir = direction(body, field);
   const base = sitesQuery(db, body);
@@ -83,7 +76,7 @@ export async function listSites(db: Db, body: ListSitesBody, publicUrl: string, 
       .select((eb) => eb.fn.countAll<number>().as('total'))
       .executeTakeFirstOrThrow(),
   ]);
-  return { list: await withOrderHealth(db, rows.map((r) => toSite(r, publicUrl)), now), total: Number(count.total) };
+  return { list: rows.map((r) => toSite(r, publicUrl)), total: Number(count.total) };
 }
 
 export async function findSite(db: Db, id: number, publicUrl: string): Promise<Site | undefined> {

@@ -6,7 +6,9 @@ import type { RequestContext } from '../../lib/actor.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { SecretBox } from '../../lib/crypto.ts';
 import { writeAudit } from '../audit/audit.service.ts';
-import { findSite, listSites, withOrderHealth } from './sites.repository.ts';
+import { findSite, listSites } from './sites.repository.ts';
+
+export { webhookPath } from './sites.repository.ts';
 
 export interface SiteServiceDeps {
   db: Db;
@@ -15,6 +17,8 @@ export interface SiteServiceDeps {
   publicUrl: string;
   /** Told after a site was created, edited, deleted or given a new secret (the simulator's registration). */
   onChanged?: (siteId: number) => Promise<void>;
+  /** The order webhook's health per site (features/orders), added to list and detail answers. */
+  orderHealth?: (siteIds: number[], now: Date) => Promise<Map<number, Pick<Site, 'webhook_health' | 'recent_deliveries'>>>;
 }
 
 const isUniqueViolation = (err: unknown) => (err as { code?: string }).code === '23505';
@@ -26,9 +30,14 @@ const newWebhookSecret = () => `whsec_${randomBytes(32).toString('base64url')}`;
 const auditView = (s: Site) => ({ name: s.name, domain: s.domain, platform: s.platform, link_template: s.link_template, pixel_id: s.pixel?.id ?? null, remark: s.remark });
 
 /** Sites (站点): company catalogs every holder of /auth/site reads and edits (docs/api-assets.md). */
-export function createSiteService({ db, clock, secrets, publicUrl, onChanged }: SiteServiceDeps) {
+export function createSiteService({ db, clock, secrets, publicUrl, onChanged, orderHealth }: SiteServiceDeps) {
   const changed = async (id: number) => {
     await onChanged?.(id);
+  };
+  const withHealth = async (sites: Site[]): Promise<Site[]> => {
+    if (!orderHealth) return sites;
+    const health = await orderHealth(sites.map((s) => s.id), clock.now());
+    return sites.map((s) => ({ ...s, ...health.get(s.id) }));
   };
 
   async function load(id: number): Promise<Site> {
@@ -46,12 +55,15 @@ export function createSiteService({ db, clock, secrets, publicUrl, onChanged }: 
   const domainTaken = (domain: string | undefined) => new AppError('SITE_DOMAIN_TAKEN', { domain }, 'domain');
 
   return {
-    list: (body: ListSitesBody) => listSites(db, body, publicUrl, clock.now()),
+    async list(body: ListSitesBody) {
+      const page = await listSites(db, body, publicUrl);
+      return { ...page, list: await withHealth(page.list) };
+    },
 
     /** One site with its order webhook's health and last deliveries. */
     async detail(id: number): Promise<Site> {
       const site = await load(id);
-      return (await withOrderHealth(db, [site], clock.now()))[0]!;
+      return (await withHealth([site]))[0]!;
     },
 
     /** Creates a site with a fresh webhook secret, answered this once (only its ciphertext is kept). */
