@@ -68,6 +68,8 @@ describe('landing URLs read with each link template shape', () => {
   it('reads nothing from a missing or broken URL', () => {
     expect(readLanding('https://drama.example.com/{drama_id}', null).attribution).toBeNull();
     expect(readLanding('https://drama.example.com/{drama_id}', 'not a url').attribution).toBeNull();
+    // A broken %-escape where a placeholder sits: nothing is read, nothing throws.
+    expect(readLanding('https://drama.example.com/play/{drama_id}?c={campaign_id}', 'https://drama.example.com/play/%E0%A4%A?c=5')).toEqual({ attribution: null, drama_id: null, episode: null, product_id: null });
   });
 });
 

@@ -65,7 +65,13 @@ const digits = (v: string | undefined) => (v && /^\d{1,30}$/.test(v) ? v : null)
  * episode, product); ids that are not digit strings (an unexpanded macro) are ignored.
  */
 export function readLanding(linkTemplate: string, url: string | null): LandingInfo {
-  const values = url ? parseLink(linkTemplate, url) : null;
+  let values: ReturnType<typeof parseLink> = null;
+  try {
+    values = url ? parseLink(linkTemplate, url) : null;
+  } catch {
+    // A broken %-escape in the path (decodeURIComponent): the URL says nothing we can trust.
+    values = null;
+  }
   if (!values) return { attribution: null, drama_id: null, episode: null, product_id: null };
   const campaign = digits(values.campaign_id);
   const adset = digits(values.adset_id);

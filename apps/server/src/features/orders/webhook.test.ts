@@ -232,6 +232,10 @@ describe('refused requests store nothing', () => {
     expect((await refused(paid({ paid_at: '2026-02-30T10:00:00Z' }), {}, 400, 'invalid')).data.errors[0].field).toBe('paid_at');
     expect((await refused(paid({ amount: 4.99 }), {}, 400, 'invalid')).data.errors[0].field).toBe('amount');
     expect((await refused(paid({ currency: 'JPY', amount: '15.5' }), {}, 400, 'invalid')).data.errors[0].field).toBe('amount');
+    // Not refused, but no 5xx either: a landing URL with a broken %-escape is kept and read as organic.
+    const broken = paid({ landing_url: 'https://drama.example.com/play/%E0%A4%A?c=5&s=6&a=7' });
+    expect(await send(broken)).toMatchObject({ status: 200, data: { accepted: 1 } });
+    expect(await t.db.selectFrom('orders').select(['ad_platform_id', 'landing_url']).where('order_no', '=', broken.order_no).executeTakeFirstOrThrow()).toEqual({ ad_platform_id: null, landing_url: broken.landing_url });
   });
 
   it('409: other content for a stored event (the first stands), a refund above the paid amount or of an unpaid order; the rest of the batch is not stored', async () => {
