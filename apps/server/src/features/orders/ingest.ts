@@ -65,7 +65,7 @@ const digits = (v: string | undefined) => (v && /^\d{1,30}$/.test(v) ? v : null)
  * episode, product); ids that are not digit strings (an unexpanded macro) are ignored.
  */
 export function readLanding(linkTemplate: string, url: string | null): LandingInfo {
-  let values: ReturnType<typeof parseLink> = null;
+  let values: ReturnType<typeof parseLink>;
   try {
     values = url ? parseLink(linkTemplate, url) : null;
   } catch {
