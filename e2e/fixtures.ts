@@ -293,42 +293,29 @@ export const notFoundPage = (page: Page) => page.locator('.ant-result-404');
 
 export const userMenuButton = (page: Page) => page.getByRole('button', { name: /^(用户菜单|User menu)$/ });
 
-/**
- * Opens the user dropdown and clicks one of its options: 重置密码 opens a dialog, 退出登录 lands
- * on the login page (see chooseMenuItem for why it is retried, and why never twice).
- */
+/** Opens the user dropdown and clicks one of its options: 重置密码 opens a dialog, 退出登录 lands on the login page. */
 export async function chooseUserMenu(page: Page, option: RegExp | string) {
   const loggingOut = /退出登录|Log out/.test(String(option));
   await chooseMenuItem(page, userMenuButton(page), option, loggingOut ? loginButton(page) : page.getByRole('dialog'));
 }
 
 /**
- * Opens a click-triggered dropdown with `opener` and chooses `option`. Under CI load a click on
- * the dropdown can land while it is still opening and be lost (nothing happens), so the choice is
- * retried as a person would click again — but only while `effect` (what the choice opens or
- * where it leads) has not appeared, so a slow but successful click is never repeated.
+ * Opens a click-triggered dropdown with `opener`, chooses `option` once, and waits for `effect`
+ * (what the choice opens or where it leads). No retry: a lost click is a product fault.
  */
 export async function chooseMenuItem(page: Page, opener: Locator, option: RegExp | string, effect: Locator) {
   const item = page.getByRole('menuitem', { name: option });
-  const done = () => effect.first().isVisible();
-  await expect(async () => {
-    if (await done()) return;
-    if (!(await item.isVisible())) await opener.click({ timeout: 3_000 });
-    if (await done()) return;
-    await item.click({ timeout: 3_000 });
-    await expect(effect.first()).toBeVisible({ timeout: 8_000 });
-  }).toPass({ timeout: 30_000 });
+  await opener.click();
+  await item.click();
+  await expect(effect.first()).toBeVisible();
 }
 
-/** Switches the interface language from the header. */
+/** Switches the interface language from the header's language menu. */
 export async function switchLocale(page: Page, to: 'English' | '简体中文') {
   const item = page.getByRole('menuitem', { name: to });
-  // Retried like chooseUserMenu: a hover-opened menu can close under the pointer on a slow machine.
-  await expect(async () => {
-    if (!(await item.isVisible())) await page.getByRole('button', { name: /^(切换语言|Change language)$/ }).hover({ timeout: 3_000 });
-    await item.click({ timeout: 3_000 });
-    await expect(item).toBeHidden({ timeout: 3_000 });
-  }).toPass({ timeout: 20_000 });
+  await page.getByRole('button', { name: /^(切换语言|Change language)$/ }).click();
+  await item.click();
+  await expect(item).toBeHidden();
 }
 
 export interface FeedbackEntry {

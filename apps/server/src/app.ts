@@ -8,6 +8,8 @@ import Fastify, { type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
+import { DRAMAS } from './db/demo-assets.ts';
+import { demoCoverSvg } from './db/demo-covers.ts';
 import { adAccountRoutes } from './features/ad-accounts/ad-accounts.routes.ts';
 import { createAdAccountService } from './features/ad-accounts/ad-accounts.service.ts';
 import { departmentRoutes } from './features/departments/departments.routes.ts';
@@ -240,6 +242,19 @@ export async function buildApp({
     // Accept-Encoding) @fastify/static refuses it as a directory listing (403). It is the SPA.
     app.get('/', { config: { public: true } }, (_req, reply) => reply.header('Cache-Control', 'no-cache').type('text/html').sendFile('index.html', { cacheControl: false }));
   }
+
+  // Covers of the DEMO=1 dramas, drawn on request (db/demo-covers.ts): no outside host needed.
+  const demoDramas = new Map(DRAMAS.map(([id, name, language]) => [`${id}.svg`, { id, name, language }]));
+  app.get('/demo/covers/:file', { config: { public: true } }, (req, reply) => {
+    const drama = demoDramas.get((req.params as { file: string }).file);
+    if (!drama) return reply.status(404).type('text/plain').send('Not found');
+    // Public pictures: loadable from any address of this server (localhost, 127.0.0.1, PUBLIC_URL).
+    return reply
+      .header('Cache-Control', 'public, max-age=86400')
+      .header('Cross-Origin-Resource-Policy', 'cross-origin')
+      .type('image/svg+xml')
+      .send(demoCoverSvg(drama.id, drama.name, drama.language));
+  });
 
   app.setNotFoundHandler((req, reply) => {
     let url = req.url;

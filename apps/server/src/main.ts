@@ -3,7 +3,7 @@ import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
-import { seedDemoAssets } from './db/demo-assets.ts';
+import { refreshDemoCovers, seedDemoAssets } from './db/demo-assets.ts';
 import { seedDemoMaterials } from './db/demo-materials.ts';
 import { seedDemoCompany } from './db/demo.ts';
 import { loginGuide } from './db/login-guide.ts';
@@ -94,6 +94,7 @@ async function main() {
       try {
         const added = await seedDemoAssets({ db: database.db, clock: systemClock, config, jobs, platform: platform.client, simulatorUrl: platform.simulatorUrl, log });
         if (added) process.stdout.write(`\n  Demo assets created: ${added}\n\n`);
+        await refreshDemoCovers(database.db, config.publicUrl);
         const library = await seedDemoMaterials({ db: database.db, clock: systemClock, config, jobs, log });
         if (library) process.stdout.write(`\n  Demo materials created: ${library}\n\n`);
       } catch (err) {

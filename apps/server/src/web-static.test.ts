@@ -40,3 +40,25 @@ describe('the web app at /', () => {
     expect(head.statusCode).toBe(200);
   });
 });
+
+describe('demo covers', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('are drawn by the server for the demo dramas, without login, and nothing else is', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/demo/covers/D1001.svg' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^image\/svg\+xml/);
+    expect(res.body).toMatch(/^<svg [^>]*aria-label="总裁的替身新娘"/);
+    expect(res.body).toContain('D1001 · ZH');
+    // The stored cover address names PUBLIC_URL; a browser on another address of the server still loads it.
+    expect(res.headers['cross-origin-resource-policy']).toBe('cross-origin');
+    // Titles are escaped: the apostrophe of an English title does not break the markup.
+    expect((await t.app.inject({ method: 'GET', url: '/demo/covers/E2001.svg' })).body).toContain('The Billionaire’s Secret');
+    expect((await t.app.inject({ method: 'GET', url: '/demo/covers/X9999.svg' })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: '/demo/covers/..%2Fpackage.json' })).statusCode).toBe(404);
+  });
+});

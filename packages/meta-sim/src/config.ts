@@ -37,6 +37,7 @@ export function defaultSettings(): SimSettings {
   return {
     review_delay_seconds: 600,
     video_processing_seconds: 120,
+    video_processing_seconds_per_mb: 2,
     report_run_seconds: 30,
     video_chunk_bytes: 4 * 1024 * 1024,
     copy_sync_limit: 3,

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { processingMs } from './routes/videos.ts';
 import { startTestSim, type TestSim } from './testing/harness.ts';
 
 let t: TestSim;
@@ -76,6 +77,19 @@ describe('ad videos', () => {
     const ok = await t.graph('POST', `/${account}/adcreatives`, spec({ image_url: thumbs[0].uri }));
     expect(ok.status).toBe(200);
     expect((await t.graph('GET', `/${ok.body.id}`, { fields: 'object_type,effective_object_story_id,video_id' })).body).toMatchObject({ object_type: 'VIDEO', video_id: videoId });
+  });
+
+  it('processes a video in time proportional to its size: a 95 KB clip in a second, 20 MB in 40 s, the largest at the cap', async () => {
+    // A simple upload of a 95 KB clip: ready after 1 s of sim time, not after the 60 s cap.
+    const clip = await multipart(`/${account}/advideos`, { title: 'Clip' }, { source: Buffer.alloc(95_000) });
+    const state = (id: string) => t.graph('GET', `/${id}`, { fields: 'status' }).then((r) => r.body.status.video_status);
+    expect(await state(clip.body.id)).toBe('processing');
+    await t.advance('1s');
+    expect(await state(clip.body.id)).toBe('ready');
+    // The same rule for chunked uploads, read from the function the upload uses.
+    expect(processingMs(95_000, { video_processing_seconds: 60, video_processing_seconds_per_mb: 2 })).toBe(1000);
+    expect(processingMs(20_000_000, { video_processing_seconds: 60, video_processing_seconds_per_mb: 2 })).toBe(40_000);
+    expect(processingMs(500_000_000, { video_processing_seconds: 60, video_processing_seconds_per_mb: 2 })).toBe(60_000);
   });
 
   it('accepts a simple multipart upload', async () => {

@@ -9,7 +9,7 @@ import { freshDatabase, testConfig } from '../test/build-test-app.ts';
 import { testLog } from '../test/jobs.ts';
 import { startTestSimulator, TEST_START, type TestSimulator } from '../test/simulator.ts';
 import type { Database } from './database.ts';
-import { seedDemoAssets } from './demo-assets.ts';
+import { refreshDemoCovers, seedDemoAssets } from './demo-assets.ts';
 import { seedDemoMaterials } from './demo-materials.ts';
 import { seedDemoCompany } from './demo.ts';
 import { seedInitialUsers } from './seed.ts';
@@ -61,6 +61,20 @@ describe('DEMO=1 assets', () => {
     expect(new Set(dramas.map((d) => d.language))).toEqual(new Set(['zh', 'en', 'ja']));
     expect(new Set(dramas.map((d) => d.test_status)).size).toBe(4);
     expect(await db.selectFrom('products').select('id').execute()).toHaveLength(8);
+  });
+
+  it('gives the dramas covers this server draws, and moves old unresolvable ones here', async () => {
+    const db = database.db;
+    const publicUrl = testConfig().publicUrl;
+    const covers = await db.selectFrom('dramas').select(['external_id', 'cover_url']).orderBy('external_id').execute();
+    expect(covers.every((d) => d.cover_url === `${publicUrl}/demo/covers/${d.external_id}.svg`)).toBe(true);
+    // A database seeded before: the cover pointed at a host that does not resolve.
+    await db.updateTable('dramas').set({ cover_url: 'https://drama.example.com/covers/D1001.jpg' }).where('external_id', '=', 'D1001').execute();
+    expect(await refreshDemoCovers(db, publicUrl)).toBe(1);
+    expect(await refreshDemoCovers(db, 'http://localhost:4000')).toBe(12);
+    const moved = await db.selectFrom('dramas').select('cover_url').where('external_id', '=', 'D1001').executeTakeFirstOrThrow();
+    expect(moved.cover_url).toBe('http://localhost:4000/demo/covers/D1001.svg');
+    await refreshDemoCovers(db, publicUrl);
   });
 
   it('runs once per database', async () => {

@@ -12,6 +12,7 @@ import { secretBoxFor } from '../lib/crypto.ts';
 import { editLinks } from '../lib/links.ts';
 import type { AdPlatformClient } from '../platform/types.ts';
 import type { Db } from './database.ts';
+import { demoCoverUrl } from './demo-covers.ts';
 
 /**
  * DEMO=1, after the demo company (demo.ts): a simulated personal account reaching 36 ad accounts
@@ -47,7 +48,8 @@ const SHARES: [string, number, 'dj' | 'ec'][] = [
   ['sunli', 4, 'ec'],
 ];
 
-const DRAMAS: [string, string, string, number, DramaTestStatus, string[]][] = [
+/** The demo dramas (their covers are drawn by demo-covers.ts). */
+export const DRAMAS: [string, string, string, number, DramaTestStatus, string[]][] = [
   ['D1001', '总裁的替身新娘', 'zh', 80, 'passed', ['霸总', '甜宠']],
   ['D1002', '重生之医妃归来', 'zh', 96, 'passed', ['古装', '重生']],
   ['D1003', '闪婚后大佬每天都在宠我', 'zh', 72, 'testing', ['都市', '甜宠']],
@@ -172,7 +174,7 @@ export async function seedDemoAssets(deps: DemoAssetsDeps): Promise<string | nul
       remark: '演示站点',
     });
     for (const [external_id, name, language, episode_count, test_status, tags] of DRAMAS) {
-      await catalog.createDrama(managerCtx, { site_id: dramaSite.id, external_id, name, language, episode_count, test_status, tags, cover_url: `https://drama.example.com/covers/${external_id}.jpg` });
+      await catalog.createDrama(managerCtx, { site_id: dramaSite.id, external_id, name, language, episode_count, test_status, tags, cover_url: demoCoverUrl(config.publicUrl, external_id) });
     }
     const shopSite = await sites.create(managerCtx, {
       name: '好物商城',
@@ -192,4 +194,24 @@ export async function seedDemoAssets(deps: DemoAssetsDeps): Promise<string | nul
     await db.deleteFrom('app_settings').where('key', '=', DONE_KEY).execute();
     throw err;
   }
+}
+
+/**
+ * Points the demo dramas' covers at this server: databases seeded before covers were served
+ * locally kept an address that does not resolve, and a changed PUBLIC_URL or port moves them.
+ * Answers how many were changed.
+ */
+export async function refreshDemoCovers(db: Db, publicUrl: string): Promise<number> {
+  let changed = 0;
+  for (const [id] of DRAMAS) {
+    const url = demoCoverUrl(publicUrl, id);
+    const res = await db
+      .updateTable('dramas')
+      .set({ cover_url: url })
+      .where('external_id', '=', id)
+      .where((eb) => eb.or([eb('cover_url', '=', `https://drama.example.com/covers/${id}.jpg`), eb.and([eb('cover_url', 'like', '%/demo/covers/%'), eb('cover_url', '!=', url)])]))
+      .executeTakeFirst();
+    changed += Number(res.numUpdatedRows);
+  }
+  return changed;
 }

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, formatRelative } from '@/lib/format';
 import { isTaskFinished, useCancelTask, useTasks } from '@/lib/lookups/use-tasks';
+import { useDrawerFocusReturn } from '@/lib/use-drawer-focus-return';
 import '@/locales/assets-namespace';
 import { taskPercent, TaskSummary } from './task-progress';
 import { TaskStatusTag } from './task-status-tag';
@@ -23,6 +24,7 @@ export function TasksDrawer({ open, onClose, jobName }: Props) {
   const { t } = useTranslation('assets');
   const { t: tc } = useTranslation();
   const [mine, setMine] = useState(false);
+  const focusReturn = useDrawerFocusReturn(open);
   const tasks = useTasks(
     { page: 1, page_size: RECENT, sort_field: 'queued_at', sort_order: 'descend', ...(jobName && { job_name: jobName }), ...(mine && { mine: true }) },
     { enabled: open },
@@ -30,7 +32,7 @@ export function TasksDrawer({ open, onClose, jobName }: Props) {
   const cancel = useCancelTask();
 
   return (
-    <Drawer open={open} onClose={onClose} title={t('tasks.title')} size={520} destroyOnHidden>
+    <Drawer open={open} onClose={onClose} title={t('tasks.title')} size={520} destroyOnHidden {...focusReturn}>
       <Flex vertical gap={12}>
         <Flex justify="space-between" align="center">
           <Segmented<'all' | 'mine'>

@@ -38,6 +38,7 @@ function body(req: { body: unknown }): Record<string, unknown> {
 const SETTING_KEYS = [
   'review_delay_seconds',
   'video_processing_seconds',
+  'video_processing_seconds_per_mb',
   'report_run_seconds',
   'video_chunk_bytes',
   'copy_sync_limit',

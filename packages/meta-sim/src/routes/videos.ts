@@ -6,8 +6,8 @@ import type { AdAccountRecord, VideoRecord } from '../store/state.ts';
 import { accountTime, listEdge, userCanUseAccount } from './common.ts';
 
 // Ad videos (reference §7): simple upload (`source` file or `file_url`) and the chunked
-// phases start → transfer* → finish (or cancel). Processing then takes a configurable sim
-// time; thumbnails exist once the video is ready. The bytes themselves are not kept.
+// phases start → transfer* → finish (or cancel). Processing then takes sim time in proportion
+// to the file's size (capped); thumbnails exist once the video is ready. The bytes themselves are not kept.
 
 export type VideoStatus = 'uploading' | 'processing' | 'ready' | 'error';
 
@@ -28,9 +28,15 @@ export function videoState(v: VideoRecord, now: number): { status: VideoStatus; 
   return { status: 'processing', progress: Math.min(99, Math.floor(((now - v.uploaded_at) / total) * 100)) };
 }
 
+/** Sim ms a video takes to process: in proportion to its size, at least 1 s, at most video_processing_seconds. */
+export function processingMs(fileSize: number, settings: { video_processing_seconds: number; video_processing_seconds_per_mb: number }): number {
+  const seconds = Math.min(settings.video_processing_seconds, Math.max(1, (fileSize / 1_000_000) * settings.video_processing_seconds_per_mb));
+  return Math.round(seconds * 1000);
+}
+
 function markUploaded(ctx: GraphContext, v: VideoRecord): void {
   v.uploaded_at = ctx.now;
-  v.ready_at = ctx.now + ctx.sim.store.state.settings.video_processing_seconds * 1000;
+  v.ready_at = ctx.now + processingMs(v.file_size, ctx.sim.store.state.settings);
   v.updated_at = ctx.now;
 }
 

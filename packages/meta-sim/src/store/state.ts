@@ -343,7 +343,10 @@ export interface RateLimitSettings {
 
 export interface SimSettings {
   review_delay_seconds: number;
+  /** The longest a video takes to process (large files); smaller ones take their size × video_processing_seconds_per_mb, at least 1 s. */
   video_processing_seconds: number;
+  /** Processing time per MB (1,000,000 bytes) of the file, in sim seconds. */
+  video_processing_seconds_per_mb: number;
   report_run_seconds: number;
   video_chunk_bytes: number;
   /** Objects a synchronous copy may create in all (3 on the real API: the object, its ad sets and ads). */

@@ -12,8 +12,8 @@ import {
   TranslationOutlined,
   UserOutlined,
 } from '@ant-design/icons';
-import { Button, Dropdown, Flex, Layout, Space, theme, Tooltip } from 'antd';
-import { useEffect, useState } from 'react';
+import { Button, Dropdown, Flex, Layout, Space, theme, Tooltip, type MenuProps } from 'antd';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { request } from '@/lib/api-client';
 import { useSession } from '@/stores/session-store';
@@ -53,6 +53,32 @@ export function HeaderBar({ collapsed, onToggle, onRefresh }: { collapsed: boole
     return () => document.removeEventListener('fullscreenchange', onChange);
   }, []);
 
+  // Built once per language: an open menu is not rebuilt under the pointer when the header re-renders
+  // (fullscreen, theme, the user info arriving). Both open on click: a hover menu closes when the
+  // pointer crosses the gap to it on a slow machine.
+  const languageMenu = useMemo<MenuProps>(
+    () => ({
+      selectedKeys: [locale],
+      items: [
+        { key: 'zh-cn', label: '简体中文' },
+        { key: 'en', label: 'English' },
+      ],
+      onClick: ({ key }) => setLocale(key as 'zh-cn' | 'en'),
+    }),
+    [locale, setLocale],
+  );
+  const userMenu = useMemo<MenuProps>(
+    () => ({
+      items: [
+        { key: 'reset', icon: <KeyOutlined />, label: t('header.resetPassword') },
+        { type: 'divider' },
+        { key: 'logout', icon: <LogoutOutlined />, label: t('header.logout'), danger: true },
+      ],
+      onClick: ({ key }) => (key === 'reset' ? setResetOpen(true) : void logout()),
+    }),
+    [t],
+  );
+
   const toggleFullscreen = () => {
     if (document.fullscreenElement) void document.exitFullscreen();
     else void document.documentElement.requestFullscreen?.().catch(() => undefined);
@@ -79,31 +105,12 @@ export function HeaderBar({ collapsed, onToggle, onRefresh }: { collapsed: boole
         </Space>
         <Space size={4}>
           <IconButton label={isDark ? t('header.toLight') : t('header.toDark')} icon={isDark ? <SunOutlined /> : <MoonOutlined />} onClick={toggleDark} testId="toggle-theme" />
-          <Dropdown
-            menu={{
-              selectedKeys: [locale],
-              items: [
-                { key: 'zh-cn', label: '简体中文' },
-                { key: 'en', label: 'English' },
-              ],
-              onClick: ({ key }) => setLocale(key as 'zh-cn' | 'en'),
-            }}
-          >
+          <Dropdown menu={languageMenu} trigger={['click']}>
             <Button type="text" aria-label={t('header.language')} icon={<TranslationOutlined />} data-testid="language">
               {locale === 'en' ? 'EN' : '中'}
             </Button>
           </Dropdown>
-          <Dropdown
-            menu={{
-              items: [
-                { key: 'reset', icon: <KeyOutlined />, label: t('header.resetPassword') },
-                { type: 'divider' },
-                { key: 'logout', icon: <LogoutOutlined />, label: t('header.logout'), danger: true },
-              ],
-              onClick: ({ key }) => (key === 'reset' ? setResetOpen(true) : void logout()),
-            }}
-            trigger={['click']}
-          >
+          <Dropdown menu={userMenu} trigger={['click']}>
             <Button type="text" aria-label={t('header.userMenu')} data-testid="user-menu">
               <UserOutlined />
               <span>{user?.name || '-'}</span>

@@ -23,6 +23,7 @@ import { AdAccountTable } from '../components/ad-account-table';
 import { AssignUsersModal } from '../components/assign-users-modal';
 import { RemarkModal } from '../components/remark-modal';
 import { SetPlatformModal } from '../components/set-platform-modal';
+import { tableLoading } from '@/lib/table-loading';
 
 const FILTER_KEYS = ['keyword', 'account_status', 'platform', 'currency', 'user_id', 'unassigned', 'personal_account_id', 'hosted'] as const;
 
@@ -120,7 +121,7 @@ export default function AdAccountsPage() {
         <AdAccountTable
           query={query}
           data={accounts.data}
-          loading={accounts.isFetching}
+          loading={tableLoading(accounts)}
           hidden={columnPrefs.hidden}
           empty={<ListEmpty query={accounts} filtered={hasFilters} emptyText={accounts.data?.outside_scope ? t('outsideScope.adAccounts', { count: accounts.data.outside_scope }) : t('adAccounts.empty')} emptyAction={<ConnectFirstButton />} />}
           selectedIds={[...selected.keys()]}

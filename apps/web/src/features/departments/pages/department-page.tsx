@@ -12,6 +12,7 @@ import { useDeleteDepartment } from '../api/use-delete-department';
 import { DepartmentFormModal, type DepartmentFormTarget } from '../components/department-form-modal';
 import { DepartmentTreeTable, type DepartmentAction } from '../components/department-tree-table';
 import { countNodes, filterTree, parentIds, subtreeMembers } from '../components/department-tree-utils';
+import { tableLoading } from '@/lib/table-loading';
 
 /** /sys/department 部门管理: the department tree with leaders and member counts. */
 export default function DepartmentPage() {
@@ -118,7 +119,7 @@ export default function DepartmentPage() {
           fullTree={fullTree}
           keyword={keyword}
           viewer={viewer}
-          loading={tree.isFetching}
+          loading={tableLoading(tree)}
           expandedKeys={expandedKeys}
           onExpandedKeysChange={(keys) => !searching && setExpanded(keys)}
           empty={empty}

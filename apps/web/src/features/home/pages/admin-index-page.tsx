@@ -41,7 +41,7 @@ export default function AdminIndexPage() {
     {
       key: 'enabled',
       title: t('admin.columns.enabled'),
-      width: 110,
+      width: 140,
       render: (_, j) => (j.schedule === null ? <Typography.Text type="secondary">{t('admin.onDemand')}</Typography.Text> : <Tag color={j.enabled ? 'success' : undefined}>{j.enabled ? t('admin.on') : t('admin.off')}</Tag>),
     },
     {

@@ -15,6 +15,7 @@ import { useSetHosting } from '../api/use-set-hosting';
 import { HostingExplainer } from '../components/hosting-explainer';
 import { HostingFilters, type HostingFilterValues } from '../components/hosting-filters';
 import { HostingTable } from '../components/hosting-table';
+import { tableLoading } from '@/lib/table-loading';
 
 const MAX_NAMES = 10;
 
@@ -88,7 +89,7 @@ export default function HostingPage() {
         hosted={hosted}
         query={query}
         data={list.data}
-        loading={list.isFetching}
+        loading={tableLoading(list)}
         empty={
           <ListEmpty
             query={list}

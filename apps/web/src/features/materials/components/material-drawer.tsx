@@ -5,6 +5,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PlatformTag } from '@/components/platform-tag';
 import { formatDateTime } from '@/lib/format';
+import { useDrawerFocusReturn } from '@/lib/use-drawer-focus-return';
 import { useEditMaterial } from '../api/use-edit-material';
 import { useMaterial } from '../api/use-material';
 import { formatBytes, formatDuration, formatResolution } from './media-format';
@@ -63,11 +64,13 @@ export function MaterialDrawer({ id, initial, facets, canPickCatalog, onClose, o
   const { t: tc } = useTranslation();
   const material = useMaterial(id, initial);
   const m = material.data;
+  const focusReturn = useDrawerFocusReturn(id !== undefined);
 
   return (
     <Drawer
       open={id !== undefined}
       onClose={onClose}
+      {...focusReturn}
       size={760}
       destroyOnHidden
       title={m ? <Typography.Text ellipsis={{ tooltip: m.file_name }}>{m.file_name}</Typography.Text> : (initial?.file_name ?? ' ')}

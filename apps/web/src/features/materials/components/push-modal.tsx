@@ -29,6 +29,9 @@ export function PushModal({ materials, canPickAdAccount, onClose, onPushed }: Pr
   const push = usePushMaterials();
   const accounts = Form.useWatch('ad_account_ids', form) ?? [];
   const count = materials?.length ?? 0;
+  // Drama clips go to drama accounts, products to e-commerce ones: offer those first when all agree.
+  const platforms = new Set(materials?.map((m) => m.platform));
+  const platform = platforms.size === 1 ? [...platforms][0] : undefined;
 
   useEffect(() => {
     if (materials) form.resetFields();
@@ -72,7 +75,7 @@ export function PushModal({ materials, canPickAdAccount, onClose, onPushed }: Pr
           rules={[{ required: true, type: 'array', min: 1, message: t('push.accountsRequired') }]}
           extra={accounts.length > 0 ? t('push.pairs', { count: accounts.length * count }) : undefined}
         >
-          <AdAccountSelect multiple enabled={canPickAdAccount} placeholder={t('push.accountsPlaceholder')} style={{ width: '100%' }} />
+          <AdAccountSelect multiple enabled={canPickAdAccount} {...(platform && { preferPlatform: platform })} placeholder={t('push.accountsPlaceholder')} style={{ width: '100%' }} />
         </Form.Item>
       </Form>
       <Typography.Paragraph type="secondary" style={{ marginBottom: 0, fontSize: 13 }}>

@@ -173,6 +173,35 @@ describe('materials library', { timeout: 60_000 }, () => {
     expect(await screen.findByTestId(/^task-\d+$/)).toBeTruthy();
   });
 
+  it('offers the accounts of the material\'s platform first: drama accounts for a drama clip, shop accounts for a product image', async () => {
+    const adAccounts = [
+      buildAdAccount({ id: 21, name: 'Alpha Shop', platform_id: 'act_21', platform: 'ec' }),
+      buildAdAccount({ id: 22, name: 'Beta Drama', platform_id: 'act_22', platform: 'dj' }),
+      buildAdAccount({ id: 23, name: 'Gamma Shop', platform_id: 'act_23', platform: 'ec' }),
+      buildAdAccount({ id: 24, name: 'Zeta Drama', platform_id: 'act_24', platform: 'dj' }),
+    ];
+    const { user } = setup({ seed: { adAccounts } });
+    const offered = async () => {
+      await waitFor(() => expect(document.querySelectorAll('.ant-select-item-option')).toHaveLength(4));
+      return [...document.querySelectorAll('.ant-select-item-option')].map((o) => o.getAttribute('title'));
+    };
+    await screen.findByText('hook-v1.mp4');
+    await user.click(card('hook-v1.mp4').getByRole('checkbox'));
+    await user.click(bar().getByRole('button', { name: /Push to accounts/ }));
+    let modal = await findDialog('Push to ad accounts');
+    await user.click(modal.getByLabelText('Ad accounts'));
+    await waitFor(async () => expect(await offered()).toEqual(['Beta Drama (act_22)', 'Zeta Drama (act_24)', 'Alpha Shop (act_21)', 'Gamma Shop (act_23)']));
+    await user.keyboard('{Escape}');
+    await user.click(modal.getByRole('button', { name: /Cancel/ }));
+
+    await user.click(card('hook-v1.mp4').getByRole('checkbox'));
+    await user.click(card('shoe.png').getByRole('checkbox'));
+    await user.click(bar().getByRole('button', { name: /Push to accounts/ }));
+    modal = await findDialog('Push to ad accounts');
+    await user.click(modal.getByLabelText('Ad accounts'));
+    await waitFor(async () => expect(await offered()).toEqual(['Alpha Shop (act_21)', 'Gamma Shop (act_23)', 'Beta Drama (act_22)', 'Zeta Drama (act_24)']));
+  });
+
   it('opens a material: player, facts, details saved as a diff, pushes with the platform message and retry', async () => {
     const failedPush = buildPush({
       id: 501,

@@ -28,6 +28,7 @@ import { PersonalAccountFilters, type PersonalAccountFilterValues } from '../com
 import { PersonalAccountTable } from '../components/personal-account-table';
 import { SetOwnerModal } from '../components/set-owner-modal';
 import { useOauthReturn } from '../components/use-oauth-return';
+import { tableLoading } from '@/lib/table-loading';
 
 const FILTER_KEYS = ['keyword', 'status', 'owner_user_id', 'hosted'] as const;
 
@@ -204,7 +205,7 @@ export function PersonalAccountsScreen({ mode }: { mode: 'manage' | 'connect' })
         <PersonalAccountTable
           query={query}
           data={accounts.data}
-          loading={accounts.isFetching}
+          loading={tableLoading(accounts)}
           viewer={viewer}
           empty={<ListEmpty query={accounts} filtered={hasFilters} emptyText={accounts.data?.outside_scope ? t('outsideScope.personal', { count: accounts.data.outside_scope }) : t('personal.empty')} />}
           selectedIds={[...selected.keys()]}
