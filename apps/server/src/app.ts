@@ -39,6 +39,9 @@ import { roleRoutes } from './features/roles/roles.routes.ts';
 import { createRoleService } from './features/roles/roles.service.ts';
 import { sessionRoutes } from './features/session/session.routes.ts';
 import { createSessionService } from './features/session/session.service.ts';
+import { orderRoutes, orderWebhookRoutes } from './features/orders/orders.routes.ts';
+import { createOrderService } from './features/orders/orders.service.ts';
+import { catalogWithSimulator, createSimulatorSites, type SimulatorSites } from './features/orders/simulator-sites.ts';
 import { createCatalogService } from './features/sites/catalog.service.ts';
 import { siteRoutes } from './features/sites/sites.routes.ts';
 import { createSiteService } from './features/sites/sites.service.ts';
@@ -76,6 +79,11 @@ export interface AppDeps {
   jobs?: Jobs;
   /** The ad platform (main.ts: the Graph client, pointed at the simulator by default); without one, calls that need it say so. */
   platform?: AdPlatformClient;
+  /**
+   * The simulator's base URL when the ad platform is one this app drives (the built-in one): the
+   * app then registers its sites there, so the simulated sites post orders to its webhook.
+   */
+  simulatorUrl?: string;
   /** Compare every success answer with its call's answer schema (tests; lib/endpoint.ts). */
   checkAnswers?: boolean;
 }
@@ -91,7 +99,19 @@ function trustProxyOption(value: Config['trustProxy']): FastifyServerOptions['tr
 }
 
 /** Builds the Fastify instance with every route; it never listens (main.ts and tests decide). */
-export async function buildApp({ config, db, driver, clock = systemClock, logger, logStream, slowRequestMs, jobs = createRecordingJobs({ db, clock, registry: jobRegistry }), platform, checkAnswers = false }: AppDeps) {
+export async function buildApp({
+  config,
+  db,
+  driver,
+  clock = systemClock,
+  logger,
+  logStream,
+  slowRequestMs,
+  jobs = createRecordingJobs({ db, clock, registry: jobRegistry }),
+  platform,
+  simulatorUrl,
+  checkAnswers = false,
+}: AppDeps) {
   const logging = loggerOptions(config, logStream);
   const app = Fastify({
     ...logging,
@@ -131,8 +151,14 @@ export async function buildApp({ config, db, driver, clock = systemClock, logger
   const cron = createCronService({ db, jobs, clock, tasks });
   // Tokens and webhook secrets at rest; the key is looked up on first use (migrations run after the build).
   const secrets = secretBoxFor(db, config.tokenEncryptionKey, app.log, config.tokenEncryptionKeyPrevious);
-  const sites = createSiteService({ db, clock, secrets, publicUrl: config.publicUrl });
-  const catalog = createCatalogService({ db, clock });
+  // The simulator reaches the webhook over loopback once the server listens (see the onListen hook below).
+  let webhookBase: string | undefined;
+  const simulatorSites: SimulatorSites | undefined = simulatorUrl
+    ? createSimulatorSites({ db, secrets, simulatorUrl, webhookBase: () => webhookBase, timezone: config.reportTimezone, log: app.log })
+    : undefined;
+  const orders = createOrderService({ db, clock, secrets, reportTimezone: config.reportTimezone, log: app.log });
+  const sites = createSiteService({ db, clock, secrets, publicUrl: config.publicUrl, onChanged: simulatorSites && ((id) => simulatorSites.push(id)), orderHealth: orders.siteHealth });
+  const catalog = simulatorSites ? catalogWithSimulator(createCatalogService({ db, clock }), db, simulatorSites) : createCatalogService({ db, clock });
   const personalAccounts = createPersonalAccountService({ db, clock, secrets, jobs, platform, publicUrl: config.publicUrl, log: app.log });
   const adAccounts = createAdAccountService({ db, clock });
   const pages = createPageService({ db, clock });
@@ -185,6 +211,8 @@ export async function buildApp({ config, db, driver, clock = systemClock, logger
       await api.register(pageRoutes(pages));
       await api.register(pixelRoutes(pixels));
       await api.register(siteRoutes(sites, catalog));
+      await api.register(orderWebhookRoutes(orders));
+      await api.register(orderRoutes(orders));
       await api.register(materialRoutes(materials, storage, uploads));
       await api.register(overviewRoutes(overview));
       await api.register(uploads.routes);
@@ -192,6 +220,24 @@ export async function buildApp({ config, db, driver, clock = systemClock, logger
     },
     { prefix: '/api' },
   );
+
+  // Fastify does not wait for onListen hooks: the registration's promise is kept for whoever must (tests).
+  let simulatorSitesReady: Promise<void> = Promise.resolve();
+  app.decorate('simulatorSitesReady', () => simulatorSitesReady);
+  if (simulatorSites) {
+    app.addHook('onListen', async () => {
+      const address = app.server.address();
+      if (!address || typeof address === 'string') return;
+      const loopback = ['0.0.0.0', '::', '127.0.0.1', '::1'].includes(address.address) || address.address.startsWith('127.');
+      if (!loopback) {
+        app.log.warn({ address: address.address }, 'simulator: the server does not listen on loopback, so the simulated sites cannot post orders to it');
+        return;
+      }
+      webhookBase = address.address === '::1' ? `http://[::1]:${address.port}` : `http://127.0.0.1:${address.port}`;
+      simulatorSitesReady = simulatorSites.syncAll().then((r) => app.log.info(r, 'simulator: sites registered for order delivery'));
+      await simulatorSitesReady;
+    });
+  }
 
   const indexHtml = path.join(config.webDist, 'index.html');
   const hasWeb = fs.existsSync(indexHtml);

@@ -46,7 +46,7 @@ async function main() {
     // PGlite has one owner (the DATA_DIR lock): whatever is active when it starts was left by a crash.
     options: { reclaim: database.driver === 'pglite' ? 'all-at-start' : 'heartbeat' },
   });
-  const app = await buildApp({ config, db: database.db, driver: database.driver, jobs, platform: platform.client });
+  const app = await buildApp({ config, db: database.db, driver: database.driver, jobs, platform: platform.client, simulatorUrl: platform.simulatorUrl });
   built.app = app;
   const log = app.log;
   for (const note of platform.notes) log[note.level]({ url: note.url }, note.msg);

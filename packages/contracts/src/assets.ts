@@ -250,6 +250,42 @@ export const associatePixelsBodySchema = z.object({ pixel_ids: ids, ad_account_i
  */
 export const LINK_PLACEHOLDERS = ['{drama_id}', '{product_id}', '{episode}', '{campaign_id}', '{adset_id}', '{ad_id}', '{campaign_name}', '{adset_name}', '{ad_name}', '{placement}'] as const;
 
+/**
+ * One request to a site's order webhook: when, how many events, and the result (`ok`, or why it
+ * was refused: `bad_signature`, `stale_timestamp`, `invalid`, `conflict`, `too_large`).
+ */
+export const orderDeliverySchema = z.object({
+  id: z.number().int(),
+  received_at: iso,
+  events: z.number().int().nullable(),
+  accepted: z.number().int(),
+  duplicates: z.number().int(),
+  http_status: z.number().int(),
+  result: z.enum(['ok', 'bad_signature', 'stale_timestamp', 'invalid', 'conflict', 'too_large']),
+  message: z.string(),
+});
+export type OrderDelivery = z.infer<typeof orderDeliverySchema>;
+
+/**
+ * Health of a site's order webhook. status: `none` (nothing received yet), `failing` (the last
+ * request was refused), `silent` (no order received for SITE_SILENT_HOURS), else `ok`.
+ */
+export const siteWebhookHealthSchema = z.object({
+  status: z.enum(['none', 'ok', 'failing', 'silent']),
+  /** Latest paid_at of the site's orders. */
+  last_order_at: iso.nullable(),
+  /** When the latest order was received. */
+  last_received_at: iso.nullable(),
+  last_delivery_at: iso.nullable(),
+  /** Orders received in the last 24 hours, and per hour over them. */
+  orders_24h: z.number().int(),
+  orders_per_hour: z.number(),
+  /** Refused requests in the last 24 hours. */
+  failures_24h: z.number().int(),
+});
+export type SiteWebhookHealth = z.infer<typeof siteWebhookHealthSchema>;
+export const SITE_SILENT_HOURS = 6;
+
 export const siteSchema = z.object({
   id: z.number().int(),
   name: z.string(),
@@ -263,6 +299,10 @@ export const siteSchema = z.object({
   catalog_count: z.number().int(),
   created_at: iso,
   updated_at: iso,
+  /** How the order webhook is doing (features/orders); absent where it is not computed. */
+  webhook_health: siteWebhookHealthSchema.optional(),
+  /** The last requests to the site's order webhook, newest first. */
+  recent_deliveries: z.array(orderDeliverySchema).optional(),
 });
 export type Site = z.infer<typeof siteSchema>;
 
@@ -388,6 +428,20 @@ export const importCatalogResultSchema = z.object({
   errors: z.array(z.object({ row: z.number().int(), field: z.string(), message: z.string() })),
 });
 export type ImportCatalogResult = z.infer<typeof importCatalogResultSchema>;
+
+/** Orders from a .csv / .xlsx whose headers are the webhook's field names (API.md "Orders"). */
+export const importOrdersBodySchema = importCatalogBodySchema;
+export type ImportOrdersBody = z.infer<typeof importOrdersBodySchema>;
+export const importOrdersResultSchema = z.object({
+  /** Events stored (or, in a dry run, that would be): paid orders and refunds. */
+  accepted: z.number().int(),
+  paid: z.number().int(),
+  refunded: z.number().int(),
+  /** Events already stored with the same content (an import can be repeated safely). */
+  duplicates: z.number().int(),
+  errors: z.array(z.object({ row: z.number().int(), field: z.string(), message: z.string() })),
+});
+export type ImportOrdersResult = z.infer<typeof importOrdersResultSchema>;
 
 /** /ad-accounts/list: the page plus the totals row (USD sums over every matching account). */
 export const adAccountPageResultSchema = assetPageResultSchema(adAccountSchema).extend({

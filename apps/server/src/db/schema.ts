@@ -241,6 +241,9 @@ export interface SitesTable {
   link_template: string;
   pixel_id: number | null;
   webhook_secret_enc: string;
+  /** The secret before the last rotation, valid 24 hours after `webhook_secret_rotated_at` (0011). */
+  webhook_secret_prev_enc: string | null;
+  webhook_secret_rotated_at: NullableTimestamp;
   remark: Generated<string>;
   created_at: Timestamp;
   updated_at: Timestamp;
@@ -457,6 +460,115 @@ export interface JobProcessesTable {
 
 export interface DB {
   job_processes: JobProcessesTable;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Orders (migration 0011_orders; features/orders). Merged into `DB` like the blocks above.
+
+export type AttributionSource = 'landing_url' | 'payload';
+export type OrderStatus = 'paid' | 'partially_refunded' | 'refunded';
+export type OrderSource = 'webhook' | 'import';
+export type DeliveryResult = 'ok' | 'bad_signature' | 'stale_timestamp' | 'invalid' | 'conflict' | 'too_large';
+type DateColumn = ColumnType<string, string, string>;
+
+export interface OrderBuyersTable {
+  id: Generated<number>;
+  site_id: number;
+  app_user_id: string;
+  registered_at: NullableTimestamp;
+  country: string | null;
+  first_order_no: string;
+  first_paid_at: Timestamp;
+  acquisition_day: DateColumn;
+  campaign_platform_id: string | null;
+  adset_platform_id: string | null;
+  ad_platform_id: string | null;
+  attribution_source: AttributionSource | null;
+  attributed_paid_at: NullableTimestamp;
+  landing_url: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface OrdersTable {
+  id: Generated<number>;
+  site_id: number;
+  order_no: string;
+  buyer_id: number;
+  app_user_id: string;
+  status: OrderStatus;
+  currency: string;
+  amount_minor: number;
+  refunded_minor: Generated<number>;
+  amount_usd_cents: number | null;
+  refunded_usd_cents: Generated<number>;
+  paid_at: Timestamp;
+  paid_day: DateColumn;
+  refunded_at: NullableTimestamp;
+  user_registered_at: NullableTimestamp;
+  country: string | null;
+  landing_url: string | null;
+  campaign_platform_id: string | null;
+  adset_platform_id: string | null;
+  ad_platform_id: string | null;
+  attribution_source: AttributionSource | null;
+  is_new_payer: boolean;
+  drama_external_id: string | null;
+  drama_id: number | null;
+  episode: number | null;
+  product_external_id: string | null;
+  product_id: number | null;
+  quantity: number | null;
+  unit_price_minor: number | null;
+  source: OrderSource;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface OrderRefundsTable {
+  id: Generated<number>;
+  order_id: number;
+  site_id: number;
+  currency: string;
+  amount_minor: number;
+  amount_usd_cents: number | null;
+  refunded_at: Timestamp;
+  refund_day: DateColumn;
+  created_at: Timestamp;
+}
+
+export interface OrderDeliveriesTable {
+  id: Generated<number>;
+  site_id: number;
+  received_at: Timestamp;
+  events: number | null;
+  accepted: Generated<number>;
+  duplicates: Generated<number>;
+  http_status: number;
+  result: DeliveryResult;
+  message: Generated<string>;
+  bytes: Generated<number>;
+}
+
+export interface OrderEventsTable {
+  id: Generated<number>;
+  site_id: number;
+  order_no: string;
+  event: 'order.paid' | 'order.refunded';
+  order_id: number | null;
+  content_hash: string;
+  payload: Json;
+  source: OrderSource;
+  delivery_id: number | null;
+  received_at: Timestamp;
+}
+
+export interface DB {
+  order_buyers: OrderBuyersTable;
+  orders: OrdersTable;
+  order_refunds: OrderRefundsTable;
+  order_deliveries: OrderDeliveriesTable;
+  order_events: OrderEventsTable;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -163,6 +163,7 @@ export const SECRET_COLUMNS = [
   { table: 'personal_accounts', column: 'token_enc' },
   { table: 'personal_account_pages', column: 'page_token_enc' },
   { table: 'sites', column: 'webhook_secret_enc' },
+  { table: 'sites', column: 'webhook_secret_prev_enc' },
 ] as const;
 
 /** pg_advisory_xact_lock key of the re-encryption: processes starting together take turns. */

@@ -23,6 +23,40 @@ export async function latestRates(db: Db, currencies: readonly string[], day?: s
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
+/**
+ * Every known rate of `currencies`, to convert amounts of many days in one go: `rateOn(currency, day)`
+ * gives the rate of that day, or the last known one before it (null when there is none).
+ */
+export async function rateBook(db: Db, currencies: readonly string[]): Promise<(currency: string, day: string) => number | null> {
+  const wanted = [...new Set(currencies.map((c) => c.toUpperCase()))];
+  const byCurrency = new Map<string, { day: string; rate: number }[]>();
+  if (wanted.length) {
+    const rows = await db.selectFrom('fx_rates').select(['currency', 'day', 'units_per_usd']).where('currency', 'in', wanted).orderBy('day').execute();
+    for (const r of rows) {
+      const list = byCurrency.get(r.currency) ?? [];
+      list.push({ day: String(r.day), rate: Number(r.units_per_usd) });
+      byCurrency.set(r.currency, list);
+    }
+  }
+  return (currency, day) => {
+    const list = byCurrency.get(currency.toUpperCase());
+    if (!list?.length) return null;
+    // Last entry with entry.day <= day (days sort as text).
+    let lo = 0;
+    let hi = list.length - 1;
+    let found = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (list[mid]!.day <= day) {
+        found = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    // Before the first known rate: the earliest one is the best guess there is.
+    return list[found === -1 ? 0 : found]!.rate;
+  };
+}
+
 /** Minor units of a currency → US dollars (2 decimals); null for a currency without a rate. */
 export function minorToUsd(minor: number, currency: string, rates: ReadonlyMap<string, number>): number | null {
   const rate = rates.get(currency.toUpperCase());

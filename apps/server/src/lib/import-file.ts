@@ -120,6 +120,16 @@ function columnName(col: number): string {
 }
 const cellRef = (row: number, col: number) => `${columnName(col)}${row}`;
 
+/**
+ * An uploaded file's bytes from base64, optionally as a data: URL (what a browser's FileReader
+ * gives); not base64 → IMPORT_UNREADABLE on `field`.
+ */
+export function decodeBase64File(content: string, field?: string): Buffer {
+  const body = content.replace(/^data:[^,]*;base64,/, '').replace(/\s+/g, '');
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(body) || body.length % 4 === 1) throw new AppError('IMPORT_UNREADABLE', { reason: 'not base64' }, field);
+  return Buffer.from(body, 'base64');
+}
+
 /** Opens an import file and reads its header; see the module comment for what comes back. */
 export async function openImportFile(filename: string, source: ImportSource, options: ImportOptions = {}): Promise<ImportFile> {
   const reader: Reader = new Reader({ ...DEFAULT_IMPORT_LIMITS, ...options.limits }, options.field);

@@ -6,6 +6,11 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Every /api route with its declared permission, filled as routes are registered. */
     apiRoutes: readonly ApiRoute[];
+    /**
+     * With a simulator in use: settles when the sites are registered there after the server
+     * started listening (features/orders/simulator-sites.ts); at once otherwise.
+     */
+    simulatorSitesReady(): Promise<void>;
     /** Answers that broke their call's answer schema (lib/endpoint.ts); null when answers are not checked (production). */
     answerMismatches: string[] | null;
   }

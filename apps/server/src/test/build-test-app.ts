@@ -109,6 +109,8 @@ export interface TestAppOptions {
   jobs?: (deps: { db: Db; clock: ReturnType<typeof fixedClock>; config: Config }) => Jobs | Promise<Jobs>;
   /** The ad platform (test/simulator.ts: the Graph client on a simulator); without it, calls needing it say so. */
   platform?: AdPlatformClient;
+  /** The simulator's URL: the app registers its sites there once it listens (features/orders/simulator-sites.ts). */
+  simulatorUrl?: string;
   /** Log lines go here (at config.logLevel) instead of nowhere. */
   logStream?: LogStream;
   /** Requests slower than this are logged at warn (app.ts; default 2 s). */
@@ -128,6 +130,7 @@ export async function buildTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     ...(opts.logStream ? { logStream: opts.logStream, slowRequestMs: opts.slowRequestMs } : { logger: false }),
     ...(jobs && { jobs }),
     ...(opts.platform && { platform: opts.platform }),
+    ...(opts.simulatorUrl && { simulatorUrl: opts.simulatorUrl }),
     checkAnswers: true,
   });
   await app.ready();

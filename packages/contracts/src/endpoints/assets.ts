@@ -94,6 +94,8 @@ export const pixels = {
 /** Sites (站点关联). */
 export const sites = {
   list: define({ path: '/sites/list', body: listSitesBodySchema, answer: pageResultSchema(siteSchema), allow: SITE, tag: 'sites' }),
+  /** One site with its order webhook's health and last deliveries. */
+  detail: define({ path: '/sites/detail', body: idBodySchema, answer: siteSchema, allow: SITE, tag: 'sites' }),
   create: define({ path: '/sites/create', body: createSiteBodySchema, answer: siteSecretSchema, allow: SITE, tag: 'sites' }),
   edit: define({ path: '/sites/edit', body: editSiteBodySchema, answer: siteSchema, allow: SITE, tag: 'sites' }),
   delete: define({ path: '/sites/delete', body: idBodySchema, answer: noDataSchema, allow: SITE, tag: 'sites' }),

@@ -3,6 +3,7 @@ import { adAccounts, dramas, pages, personalAccounts, pixels, products, sites } 
 import type { AnyEndpoint } from './define.ts';
 import { sysCron, tasks } from './jobs.ts';
 import { materials } from './materials.ts';
+import { orders } from './orders.ts';
 import { overview } from './overview.ts';
 import { userPreferences } from './preferences.ts';
 import { session, sysDepartments, sysMenus, sysRoles, sysUsers } from './sys.ts';
@@ -39,6 +40,7 @@ export const endpoints = {
   adOps,
   adOperations,
   fxRates,
+  orders,
 };
 
 type Modules = typeof endpoints;

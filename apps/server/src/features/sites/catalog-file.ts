@@ -1,5 +1,5 @@
 import { AppError } from '../../errors.ts';
-import { openImportFile } from '../../lib/import-file.ts';
+import { decodeBase64File, openImportFile } from '../../lib/import-file.ts';
 
 /**
  * Reading drama / product catalog files (docs/api-assets.md "Catalog files") with the shared
@@ -66,14 +66,9 @@ function headerIndex(columns: CatalogColumn[]): Map<string, string> {
 
 /** The request field that carries the file: errors about the file point at it. */
 const FIELD = 'content_base64';
-const unreadable = (reason: string) => new AppError('CATALOG_UNREADABLE', { reason }, FIELD);
 
 /** The file's bytes: base64, optionally as a data: URL (what a browser's FileReader gives). */
-export function decodeBase64(content: string): Buffer {
-  const body = content.replace(/^data:[^,]*;base64,/, '').replace(/\s+/g, '');
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(body) || body.length % 4 === 1) throw unreadable('not base64');
-  return Buffer.from(body, 'base64');
-}
+export const decodeBase64 = (content: string): Buffer => decodeBase64File(content, FIELD);
 
 /** Reads a catalog file; refuses (AppError) unreadable files, missing required columns, no or too many rows. */
 export async function readCatalogFile(filename: string, bytes: Buffer, columns: CatalogColumn[]): Promise<CatalogSheet> {

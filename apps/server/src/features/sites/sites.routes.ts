@@ -37,6 +37,7 @@ const productCell = (p: Product, key: string) => {
 export function siteRoutes(sites: SiteService, catalog: CatalogService): FastifyPluginAsync {
   return async (app) => {
     endpoint(app, siteApi.list, async (req) => sites.list(req.body));
+    endpoint(app, siteApi.detail, async (req) => sites.detail(req.body.id));
     endpoint(app, siteApi.create, async (req) => sites.create(req.ctx(), req.body));
     endpoint(app, siteApi.edit, async (req) => sites.edit(req.ctx(), req.body));
     endpoint(app, siteApi.delete, async (req) => {

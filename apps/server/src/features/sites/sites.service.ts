@@ -8,11 +8,17 @@ import type { SecretBox } from '../../lib/crypto.ts';
 import { writeAudit } from '../audit/audit.service.ts';
 import { findSite, listSites } from './sites.repository.ts';
 
+export { webhookPath } from './sites.repository.ts';
+
 export interface SiteServiceDeps {
   db: Db;
   clock: Clock;
   secrets: SecretBox;
   publicUrl: string;
+  /** Told after a site was created, edited, deleted or given a new secret (the simulator's registration). */
+  onChanged?: (siteId: number) => Promise<void>;
+  /** The order webhook's health per site (features/orders), added to list and detail answers. */
+  orderHealth?: (siteIds: number[], now: Date) => Promise<Map<number, Pick<Site, 'webhook_health' | 'recent_deliveries'>>>;
 }
 
 const isUniqueViolation = (err: unknown) => (err as { code?: string }).code === '23505';
@@ -24,7 +30,16 @@ const newWebhookSecret = () => `whsec_${randomBytes(32).toString('base64url')}`;
 const auditView = (s: Site) => ({ name: s.name, domain: s.domain, platform: s.platform, link_template: s.link_template, pixel_id: s.pixel?.id ?? null, remark: s.remark });
 
 /** Sites (站点): company catalogs every holder of /auth/site reads and edits (docs/api-assets.md). */
-export function createSiteService({ db, clock, secrets, publicUrl }: SiteServiceDeps) {
+export function createSiteService({ db, clock, secrets, publicUrl, onChanged, orderHealth }: SiteServiceDeps) {
+  const changed = async (id: number) => {
+    await onChanged?.(id);
+  };
+  const withHealth = async (sites: Site[]): Promise<Site[]> => {
+    if (!orderHealth) return sites;
+    const health = await orderHealth(sites.map((s) => s.id), clock.now());
+    return sites.map((s) => ({ ...s, ...health.get(s.id) }));
+  };
+
   async function load(id: number): Promise<Site> {
     const site = await findSite(db, id, publicUrl);
     if (!site) throw new AppError('SITE_NOT_FOUND');
@@ -40,7 +55,16 @@ export function createSiteService({ db, clock, secrets, publicUrl }: SiteService
   const domainTaken = (domain: string | undefined) => new AppError('SITE_DOMAIN_TAKEN', { domain }, 'domain');
 
   return {
-    list: (body: ListSitesBody) => listSites(db, body, publicUrl),
+    async list(body: ListSitesBody) {
+      const page = await listSites(db, body, publicUrl);
+      return { ...page, list: await withHealth(page.list) };
+    },
+
+    /** One site with its order webhook's health and last deliveries. */
+    async detail(id: number): Promise<Site> {
+      const site = await load(id);
+      return (await withHealth([site]))[0]!;
+    },
 
     /** Creates a site with a fresh webhook secret, answered this once (only its ciphertext is kept). */
     async create(ctx: RequestContext, body: CreateSiteBody): Promise<{ id: number; webhook_secret: string }> {
@@ -68,6 +92,7 @@ export function createSiteService({ db, clock, secrets, publicUrl }: SiteService
           await writeAudit(trx, ctx, { action: 'site.create', entity_type: 'site', entity_id: row.id, after: auditView(after) });
           return row.id;
         });
+        await changed(id);
         return { id, webhook_secret: secret };
       } catch (err) {
         if (isUniqueViolation(err)) throw domainTaken(body.domain);
@@ -83,7 +108,7 @@ export function createSiteService({ db, clock, secrets, publicUrl }: SiteService
         throw new AppError('SITE_PLATFORM_LOCKED', { count: before.catalog_count }, 'platform');
       }
       try {
-        return await db.transaction().execute(async (trx) => {
+        const after = await db.transaction().execute(async (trx) => {
           await trx
             .updateTable('sites')
             .set({
@@ -102,6 +127,8 @@ export function createSiteService({ db, clock, secrets, publicUrl }: SiteService
           await writeAudit(trx, ctx, { action: 'site.edit', entity_type: 'site', entity_id: body.id, before: auditView(before), after: auditView(after) });
           return after;
         });
+        await changed(body.id);
+        return after;
       } catch (err) {
         if (isUniqueViolation(err)) throw domainTaken(body.domain);
         throw err;
@@ -115,17 +142,26 @@ export function createSiteService({ db, clock, secrets, publicUrl }: SiteService
         await trx.updateTable('sites').set({ deleted_at: clock.now(), updated_at: clock.now() }).where('id', '=', id).execute();
         await writeAudit(trx, ctx, { action: 'site.delete', entity_type: 'site', entity_id: id, before: auditView(before) });
       });
+      await changed(id);
     },
 
-    /** A new webhook secret, answered once; the old one stops working at once. */
+    /**
+     * A new webhook secret, answered once. The previous one keeps working for 24 hours (API.md
+     * "Orders"), so the site can switch without losing orders; rotating again ends it at once.
+     */
     async rotateSecret(ctx: RequestContext, id: number): Promise<{ id: number; webhook_secret: string }> {
       await load(id);
       const secret = newWebhookSecret();
       const secretEnc = await secrets.encrypt(secret);
       await db.transaction().execute(async (trx) => {
-        await trx.updateTable('sites').set({ webhook_secret_enc: secretEnc, updated_at: clock.now() }).where('id', '=', id).execute();
+        await trx
+          .updateTable('sites')
+          .set((eb) => ({ webhook_secret_prev_enc: eb.ref('webhook_secret_enc'), webhook_secret_rotated_at: clock.now(), webhook_secret_enc: secretEnc, updated_at: clock.now() }))
+          .where('id', '=', id)
+          .execute();
         await writeAudit(trx, ctx, { action: 'site.rotate_secret', entity_type: 'site', entity_id: id });
       });
+      await changed(id);
       return { id, webhook_secret: secret };
     },
 
