@@ -36,6 +36,8 @@ import { siteRoutes } from './features/sites/sites.routes.ts';
 import { createSiteService } from './features/sites/sites.service.ts';
 import { cronRoutes } from './features/sys-cron/sys-cron.routes.ts';
 import { createCronService } from './features/sys-cron/sys-cron.service.ts';
+import { userPreferenceRoutes } from './features/user-preferences/user-preferences.routes.ts';
+import { createUserPreferenceService } from './features/user-preferences/user-preferences.service.ts';
 import { taskRoutes } from './features/tasks/tasks.routes.ts';
 import { createTaskService } from './features/tasks/tasks.service.ts';
 import { userRoutes } from './features/users/users.routes.ts';
@@ -114,6 +116,7 @@ export async function buildApp({ config, db, driver, clock = systemClock, logger
   const departments = createDepartmentService({ db, clock });
   const roles = createRoleService({ db, clock });
   const cron = createCronService({ db, jobs, clock });
+  const preferences = createUserPreferenceService({ db, clock });
   const tasks = createTaskService({ db, jobs });
   // Tokens and webhook secrets at rest; the key is looked up on first use (migrations run after the build).
   const secrets = secretBoxFor(db, config.tokenEncryptionKey, app.log, config.tokenEncryptionKeyPrevious);
@@ -157,6 +160,7 @@ export async function buildApp({ config, db, driver, clock = systemClock, logger
       await api.register(roleRoutes(roles));
       await api.register(menuRoutes);
       await api.register(cronRoutes(cron));
+      await api.register(userPreferenceRoutes(preferences));
       await api.register(taskRoutes(tasks));
       await api.register(personalAccountRoutes(personalAccounts));
       await api.register(adAccountRoutes(adAccounts));

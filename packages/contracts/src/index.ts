@@ -9,3 +9,4 @@ export * from './materials.ts';
 export * from './metrics.ts';
 export * from './text.ts';
 export * from './overview.ts';
+export * from './preferences.ts';

@@ -87,6 +87,7 @@ export const errorMessages = {
   IMPORT_TOO_MANY_COLUMNS: { zh: '最多读取 {max} 列，单元格 {cell} 超出范围', en: 'At most {max} columns are read; the cell {cell} is beyond them.' },
   IMPORT_CELL_TOO_LONG: { zh: '单元格 {cell} 超过 {max} 个字符', en: 'The cell {cell} has more than {max} characters.' },
   IMPORT_ROW_TOO_LONG: { zh: '第 {row} 行有超过 {max} 个字符的单元格', en: 'Row {row} has a cell of more than {max} characters.' },
+  PREFERENCE_LIMIT: { zh: '个人设置已达上限（{max} 项），请先删除不用的列组合', en: 'You have reached the limit of {max} saved settings. Remove ones you no longer use first.' },
   EXPORT_TOO_MANY_ROWS: {
     zh: '符合条件的数据超过 {max} 行，超出一次导出的上限，请缩小筛选范围后再导出',
     en: 'More than {max} rows match, more than one export holds. Narrow the filters and export again.',

@@ -37,6 +37,8 @@ export const userInfoSchema = z.object({
   login_at: z.string().nullable(),
   /** `company` when one of the user's roles gives the company's authorization assets (managers see them anyway). */
   asset_scope: assetScopeSchema.optional(),
+  /** The reporting time zone (IANA name): report days and date presets are computed in it. */
+  report_timezone: z.string().optional(),
 });
 export type UserInfo = z.infer<typeof userInfoSchema>;
 

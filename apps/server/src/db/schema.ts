@@ -458,3 +458,18 @@ export interface JobProcessesTable {
 export interface DB {
   job_processes: JobProcessesTable;
 }
+
+// ---------------------------------------------------------------------------------------------
+// User preferences (migration 0009_user_preferences; features/user-preferences). Merged into `DB` like the blocks above.
+
+export interface UserPreferencesTable {
+  user_id: number;
+  /** `<family>:<name>`, e.g. `columns:/auth/account` (contracts/preferences.ts). */
+  key: string;
+  value: Json;
+  updated_at: Timestamp;
+}
+
+export interface DB {
+  user_preferences: UserPreferencesTable;
+}

@@ -31,7 +31,7 @@ export class ApiError extends Error {
 export class NetworkError extends Error {}
 
 export interface RequestOptions {
-  method?: 'GET' | 'POST';
+  method?: 'GET' | 'POST' | 'PUT';
   /** Expect a file: only a spreadsheet is accepted (SPEC.md §8). */
   blob?: boolean;
   signal?: AbortSignal;
@@ -71,7 +71,7 @@ export async function request<T = unknown>(url: string, body?: unknown, opts: Re
   const token = useSession.getState().token;
   const headers: Record<string, string> = { 'Accept-Language': acceptLanguage() };
   if (token) headers[TOKEN_HEADER] = `Bearer ${token}`;
-  if (method === 'POST') headers['Content-Type'] = 'application/json';
+  if (method !== 'GET') headers['Content-Type'] = 'application/json';
 
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new DOMException('timeout', 'TimeoutError')), REQUEST_TIMEOUT_MS);
@@ -82,7 +82,7 @@ export async function request<T = unknown>(url: string, body?: unknown, opts: Re
     res = await fetch(BASE_PATH + url, {
       method,
       headers,
-      body: method === 'POST' ? JSON.stringify(body ?? {}) : undefined,
+      body: method !== 'GET' ? JSON.stringify(body ?? {}) : undefined,
       signal: controller.signal,
     });
   } catch (err) {
@@ -133,6 +133,7 @@ export async function request<T = unknown>(url: string, body?: unknown, opts: Re
 export const api = {
   get: <T>(url: string, opts?: RequestOptions) => request<T>(url, undefined, { ...opts, method: 'GET' }),
   post: <T>(url: string, body?: unknown, opts?: RequestOptions) => request<T>(url, body ?? {}, { ...opts, method: 'POST' }),
+  put: <T>(url: string, body?: unknown, opts?: RequestOptions) => request<T>(url, body ?? {}, { ...opts, method: 'PUT' }),
   /** POSTs a filter body and saves the spreadsheet answer under `filename`. */
   async download(url: string, body: unknown, filename: string) {
     const blob = await request<Blob>(url, body ?? {}, { method: 'POST', blob: true });

@@ -13,6 +13,8 @@ import {
   listRolesBodySchema,
   listUsersBodySchema,
   pageResultSchema,
+  preferenceSchema,
+  putPreferenceBodySchema,
   resetPasswdBodySchema,
   resetPasswdResultSchema,
   roleSchema,
@@ -95,12 +97,28 @@ const json = (body: unknown) => new Response(JSON.stringify(body), { status: 200
  * request schema, calls the handler, validates its answer against the response schema and
  * wraps it in the envelope. Calls are recorded for assertions.
  */
-export function mockApi(handlers: Handlers) {
+export function mockApi(handlers: Handlers, { preferences = {} }: { preferences?: Record<string, unknown> } = {}) {
   const calls: RecordedCall[] = [];
+  // Every screen may read and write the user's preferences (column choices): one store per mock,
+  // validated like the server does it.
+  const prefs = new Map(Object.entries(preferences));
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = String(input).replace(/^https?:\/\/[^/]+/, '').replace(/^\/api/, '');
     const body: unknown = init?.body ? JSON.parse(String(init.body)) : undefined;
     calls.push({ url, body, headers: (init?.headers ?? {}) as Record<string, string> });
+    if (url.split('?')[0] === '/user-preferences') {
+      if (init?.method === 'PUT') {
+        const req = putPreferenceBodySchema.safeParse(body);
+        if (!req.success) {
+          problems.push(`request to ${url} breaks the contract: ${JSON.stringify(body)} ${req.error.message}`);
+          return json({ code: CODE_ERROR, message: 'invalid request', data: null });
+        }
+        prefs.set(req.data.key, req.data.value);
+      }
+      const key = init?.method === 'PUT' ? (body as { key: string }).key : (new URLSearchParams(url.split('?')[1]).get('key') ?? '');
+      const value = prefs.get(key) ?? null;
+      return json({ code: 0, message: 'ok', data: preferenceSchema.parse({ key, value, updated_at: value === null ? null : '2026-11-01T08:00:00.000Z' }) });
+    }
     if (!(url in endpoints)) {
       problems.push(`no such endpoint in the mock: ${url}`);
       return json({ code: CODE_ERROR, message: `No such API: ${url}`, data: null });
@@ -134,6 +152,8 @@ export function mockApi(handlers: Handlers) {
     bodies: (url: Endpoint) => calls.filter((c) => c.url === url).map((c) => c.body),
     lastBody: (url: Endpoint) => calls.filter((c) => c.url === url).at(-1)?.body,
     count: (url: Endpoint) => calls.filter((c) => c.url === url).length,
+    /** What the user's preferences hold now (GET/PUT /user-preferences). */
+    preference: (key: string) => prefs.get(key),
   };
 }
 export type MockApi = ReturnType<typeof mockApi>;

@@ -13,7 +13,7 @@ import { writeAudit } from '../audit/audit.repository.ts';
 export interface SessionServiceDeps {
   db: Db;
   clock: Clock;
-  config: Pick<Config, 'sessionIdleMs' | 'login'>;
+  config: Pick<Config, 'sessionIdleMs' | 'login'> & Partial<Pick<Config, 'reportTimezone'>>;
   /** The password check (argon2); replaceable so tests can count how many checks happen. */
   verifyPassword?: (stored: string, md5hex: string) => Promise<boolean>;
 }
@@ -165,6 +165,8 @@ export function createSessionService({ db, clock, config, verifyPassword = defau
       paths,
       login_at: iso(row.login_at),
       asset_scope: row.asset_scope,
+      // Date presets and report days are computed in this zone on the web (PRODUCT.md "Metrics").
+      report_timezone: config.reportTimezone ?? 'UTC',
     };
     const actor: Actor = {
       id: row.id,

@@ -3,7 +3,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { api } from '@/lib/api-client';
 import { rootKeys } from '@/lib/query-keys';
-import { urlBoolean, urlInt } from '@/lib/url-params';
+import { urlBoolean, urlInt } from '@/components/list-kit';
 
 /** The ad-account list state as it lives in the URL. */
 export const adAccountsQuerySchema = listAdAccountsBodySchema.extend({

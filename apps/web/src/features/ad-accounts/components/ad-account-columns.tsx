@@ -1,41 +1,39 @@
 import { EditOutlined } from '@ant-design/icons';
 import type { AdAccount } from '@ads/contracts';
-import { Button, Flex, Tooltip, Typography, type TableColumnsType } from 'antd';
+import { Button, Flex, Tooltip, Typography } from 'antd';
 import type { TFunction } from 'i18next';
 import { AdAccountStatus } from '@/components/ad-account-status';
 import { HostedTag, PlatformTag } from '@/components/platform-tag';
 import { RefTags } from '@/components/ref-tags';
 import { TokenStatusTag } from '@/components/token-status-tag';
 import { formatDateTime, formatMoney, formatRelative } from '@/lib/format';
-import { columnSortOrder, type ListState } from '@/lib/list-table';
+import type { ListColumn } from '@/components/list-kit';
 
-/** Hidden until chosen: useful, but the table is wide enough without them. */
-export const DEFAULT_HIDDEN_COLUMNS = ['currency', 'timezone', 'business', 'remark', 'last_synced_at'] as const;
-/** Always shown. */
-export const LOCKED_COLUMNS = new Set(['name', 'actions']);
-
+/** Hidden until chosen: useful, but the rest fill a 1440 px screen without scrolling sideways. */
+export const DEFAULT_HIDDEN_COLUMNS = ['currency', 'timezone', 'spend_cap', 'business', 'remark', 'last_synced_at'] as const;
 interface Options {
   t: TFunction<'assets'>;
   tc: TFunction;
-  query: ListState;
   onEditRemark?: (a: AdAccount) => void;
+  /** The totals row (USD, every matching account). */
+  summary?: { amount_spent_usd: number; balance_usd: number } | null;
 }
 
 /**
  * Every column of the ad-account table, keyed for the column chooser. Money is in the
  * account's currency (2 decimals, none for JPY and the like).
  */
-export function adAccountColumns({ t, tc, query, onEditRemark }: Options): TableColumnsType<AdAccount> {
+export function adAccountColumns({ t, tc, onEditRemark, summary }: Options): ListColumn<AdAccount>[] {
   const money = (v: number | null, a: AdAccount) => <span style={{ fontVariantNumeric: 'tabular-nums' }}>{formatMoney(v, a.currency)}</span>;
   return [
     {
       key: 'name',
       title: t('adAccounts.columns.name'),
       dataIndex: 'name',
-      sorter: true,
-      sortOrder: columnSortOrder(query, 'name'),
+      sortable: true,
       fixed: 'left',
-      width: 220,
+      locked: true,
+      width: 200,
       render: (name: string, a) => (
         <Flex vertical gap={2}>
           <Typography.Text strong ellipsis={{ tooltip: name }}>
@@ -50,9 +48,8 @@ export function adAccountColumns({ t, tc, query, onEditRemark }: Options): Table
     {
       key: 'account_status',
       title: t('adAccounts.columns.status'),
-      sorter: true,
-      sortOrder: columnSortOrder(query, 'account_status'),
-      width: 140,
+      sortable: true,
+      width: 120,
       render: (_, a) => <AdAccountStatus status={a.account_status} disableReason={a.disable_reason} />,
     },
     { key: 'currency', title: t('adAccounts.columns.currency'), dataIndex: 'currency', width: 80 },
@@ -62,17 +59,17 @@ export function adAccountColumns({ t, tc, query, onEditRemark }: Options): Table
       title: t('adAccounts.columns.balance'),
       dataIndex: 'balance',
       align: 'right',
-      sorter: true,
-      sortOrder: columnSortOrder(query, 'balance'),
-      width: 150,
+      sortable: true,
+      width: 130,
       render: (v: number, a) => money(v, a),
+      ...(summary && { total: formatMoney(summary.balance_usd, 'USD') }),
     },
     {
       key: 'spend_cap',
       title: t('adAccounts.columns.spendCap'),
       dataIndex: 'spend_cap',
       align: 'right',
-      width: 150,
+      width: 130,
       render: (v: number | null, a) => (v === null ? <Typography.Text type="secondary">{t('adAccounts.noCap')}</Typography.Text> : money(v, a)),
     },
     {
@@ -80,10 +77,10 @@ export function adAccountColumns({ t, tc, query, onEditRemark }: Options): Table
       title: t('adAccounts.columns.amountSpent'),
       dataIndex: 'amount_spent',
       align: 'right',
-      sorter: true,
-      sortOrder: columnSortOrder(query, 'amount_spent'),
-      width: 160,
+      sortable: true,
+      width: 140,
       render: (v: number, a) => money(v, a),
+      ...(summary && { total: formatMoney(summary.amount_spent_usd, 'USD') }),
     },
     {
       key: 'business',
@@ -96,7 +93,7 @@ export function adAccountColumns({ t, tc, query, onEditRemark }: Options): Table
     {
       key: 'personal_accounts',
       title: t('adAccounts.columns.personalAccounts'),
-      width: 200,
+      width: 170,
       render: (_, a) =>
         a.personal_accounts.length ? (
           <RefTags
@@ -120,7 +117,7 @@ export function adAccountColumns({ t, tc, query, onEditRemark }: Options): Table
     {
       key: 'users',
       title: t('adAccounts.columns.users'),
-      width: 180,
+      width: 140,
       render: (_, a) => <RefTags refs={a.users} empty={t('adAccounts.unassigned')} />,
     },
     { key: 'platform', title: t('adAccounts.columns.platform'), width: 90, render: (_, a) => <PlatformTag platform={a.platform} /> },
@@ -144,8 +141,7 @@ export function adAccountColumns({ t, tc, query, onEditRemark }: Options): Table
       key: 'last_synced_at',
       title: t('adAccounts.columns.lastSync'),
       dataIndex: 'last_synced_at',
-      sorter: true,
-      sortOrder: columnSortOrder(query, 'last_synced_at'),
+      sortable: true,
       width: 140,
       render: (v: string | null) =>
         v ? (

@@ -1,12 +1,11 @@
 import type { Platform } from '@ads/contracts';
 import { Checkbox, Form, Input, Select } from 'antd';
-import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AD_ACCOUNT_STATUS_CODES, useAdAccountStatusLabel } from '@/components/ad-account-status';
 import { BooleanSelect } from '@/components/boolean-select';
+import { FilterBar } from '@/components/list-kit';
 import { UserPicker } from '@/components/user-picker';
 import type { PersonalAccountOption } from '@/lib/lookups/use-personal-account-options';
-import { FilterActions } from '@/components/filter-actions';
 
 export interface AdAccountFilterValues {
   keyword?: string;
@@ -24,6 +23,8 @@ const COMMON_CURRENCIES = ['USD', 'EUR', 'GBP', 'JPY', 'KRW', 'TWD', 'HKD', 'SGD
 
 const APPLY_ON_CHANGE = new Set<keyof AdAccountFilterValues>(['account_status', 'platform', 'currency', 'user_id', 'unassigned', 'personal_account_id', 'hosted']);
 
+const BLANK: AdAccountFilterValues = { unassigned: false };
+
 const clean = (v: AdAccountFilterValues): AdAccountFilterValues => ({
   keyword: v.keyword?.trim() || undefined,
   account_status: v.account_status ?? undefined,
@@ -38,34 +39,20 @@ const clean = (v: AdAccountFilterValues): AdAccountFilterValues => ({
 interface Props {
   value: AdAccountFilterValues;
   onChange: (next: AdAccountFilterValues) => void;
+  onReset: () => void;
   /** null when the viewer may not list personal accounts: that filter is left out. */
   personalAccounts: readonly PersonalAccountOption[] | null;
 }
 
 /** The filter bar of /auth/account. */
-export function AdAccountFilters({ value, onChange, personalAccounts }: Props) {
+export function AdAccountFilters({ value, onChange, onReset, personalAccounts }: Props) {
   const { t } = useTranslation('assets');
   const statusLabel = useAdAccountStatusLabel();
-  const [form] = Form.useForm<AdAccountFilterValues>();
-  const { keyword, account_status, platform, currency, user_id, unassigned, personal_account_id, hosted } = value;
-
-  useEffect(() => {
-    form.setFieldsValue({ keyword, account_status, platform, currency, user_id, unassigned: unassigned ?? false, personal_account_id, hosted });
-  }, [form, keyword, account_status, platform, currency, user_id, unassigned, personal_account_id, hosted]);
-
+  const { currency } = value;
   const currencyOptions = [...new Set([...(currency ? [currency] : []), ...COMMON_CURRENCIES])].map((c) => ({ value: c, label: c }));
 
   return (
-    <Form<AdAccountFilterValues>
-      form={form}
-      layout="inline"
-      onFinish={(v) => onChange(clean(v))}
-      onValuesChange={(changed: AdAccountFilterValues) => {
-        if (Object.keys(changed).some((k) => APPLY_ON_CHANGE.has(k as keyof AdAccountFilterValues))) form.submit();
-      }}
-      style={{ rowGap: 12 }}
-      aria-label="filters"
-    >
+    <FilterBar<AdAccountFilterValues> value={value} onChange={onChange} onReset={onReset} normalize={clean} applyOnChange={[...APPLY_ON_CHANGE]} blank={BLANK}>
       <Form.Item name="keyword" label={t('adAccounts.filters.keyword')}>
         <Input allowClear placeholder={t('adAccounts.filters.keywordPlaceholder')} style={{ width: 200 }} maxLength={100} />
       </Form.Item>
@@ -110,7 +97,6 @@ export function AdAccountFilters({ value, onChange, personalAccounts }: Props) {
       <Form.Item name="hosted" label={t('adAccounts.filters.hosted')}>
         <BooleanSelect placeholder={t('common.all')} style={{ width: 110 }} trueLabel={t('common.hosted')} falseLabel={t('common.notHosted')} />
       </Form.Item>
-      <FilterActions onReset={() => onChange({})} />
-    </Form>
+    </FilterBar>
   );
 }

@@ -1,24 +1,20 @@
-import { AppstoreOutlined, CloudServerOutlined, DownloadOutlined, TeamOutlined } from '@ant-design/icons';
+import { AppstoreOutlined, CloudServerOutlined, TeamOutlined } from '@ant-design/icons';
 import type { AdAccount } from '@ads/contracts';
 import { App, Button, Card } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ColumnChooser } from '@/components/column-chooser';
 import { ConnectFirstButton } from '@/components/connect-first-button';
-import { ListEmpty } from '@/components/list-empty';
+import { ColumnChooser, ExportButton, exportBody, SelectionBar, useColumnPrefs, useListQuery, useRowSelection } from '@/components/list-kit';
 import { PageShell } from '@/components/page-shell';
-import { SelectionBar } from '@/components/selection-bar';
 import { useRouteTitle } from '@/components/use-route-title';
 import { usePersonalAccountOptions } from '@/lib/lookups/use-personal-account-options';
 import { canAssignToUsers, hasAnyPath, useViewer } from '@/lib/permissions';
-import { useColumnPrefs } from '@/lib/use-column-prefs';
-import { useUrlQuery } from '@/lib/use-url-query';
 import '@/locales/assets-namespace';
-import { adAccountsQuerySchema, useAdAccounts, type AdAccountsQuery } from '../api/use-ad-accounts';
+import { adAccountsQuerySchema, useAdAccounts } from '../api/use-ad-accounts';
 import { useExportAdAccounts } from '../api/use-export-ad-accounts';
 import { useSetAdAccountHosted } from '../api/use-set-ad-account-hosted';
-import { adAccountColumns, DEFAULT_HIDDEN_COLUMNS, LOCKED_COLUMNS } from '../components/ad-account-columns';
-import { AdAccountFilters, type AdAccountFilterValues } from '../components/ad-account-filters';
+import { adAccountColumns, DEFAULT_HIDDEN_COLUMNS } from '../components/ad-account-columns';
+import { AdAccountFilters } from '../components/ad-account-filters';
 import { AdAccountTable } from '../components/ad-account-table';
 import { AssignUsersModal } from '../components/assign-users-modal';
 import { RemarkModal } from '../components/remark-modal';
@@ -26,6 +22,7 @@ import { SetPlatformModal } from '../components/set-platform-modal';
 
 const FILTER_KEYS = ['keyword', 'account_status', 'platform', 'currency', 'user_id', 'unassigned', 'personal_account_id', 'hosted'] as const;
 const PERSONAL_ACCOUNT_PATHS = ['/auth/personage', '/operation/auth'];
+const accountId = (a: AdAccount) => a.id;
 
 /** /auth/account 广告账户: every ad account the viewer can see, its money, who reaches it and who uses it. */
 export default function AdAccountsPage() {
@@ -34,81 +31,54 @@ export default function AdAccountsPage() {
   const { message } = App.useApp();
   const title = useRouteTitle('/auth/account');
   const viewer = useViewer();
-  const [query, setQuery] = useUrlQuery(adAccountsQuerySchema);
-  const accounts = useAdAccounts(query);
+  const list = useListQuery(adAccountsQuerySchema, { filterKeys: FILTER_KEYS });
+  const accounts = useAdAccounts(list.query);
   const canListPersonal = hasAnyPath(viewer, PERSONAL_ACCOUNT_PATHS);
   const personalAccounts = usePersonalAccountOptions({ enabled: canListPersonal });
   const exportAccounts = useExportAdAccounts();
   const setHosted = useSetAdAccountHosted();
   const columnPrefs = useColumnPrefs('/auth/account', DEFAULT_HIDDEN_COLUMNS);
+  const selection = useRowSelection<AdAccount>(accountId);
 
-  const [selected, setSelected] = useState<Map<number, AdAccount>>(new Map());
   const [assignTarget, setAssignTarget] = useState<AdAccount[] | null>(null);
   const [platformTarget, setPlatformTarget] = useState<AdAccount[] | null>(null);
   const [remarkTarget, setRemarkTarget] = useState<AdAccount | null>(null);
 
-  const filters = useMemo(() => {
-    const f: AdAccountFilterValues = {};
-    for (const k of FILTER_KEYS) if (query[k] !== undefined) Object.assign(f, { [k]: query[k] });
-    return f;
-  }, [query]);
-  const hasFilters = Object.keys(filters).length > 0;
-
-  const total = accounts.data?.total;
-  const lastPage = total === undefined ? query.page : Math.max(1, Math.ceil(total / query.page_size));
-  useEffect(() => {
-    if (!accounts.isPlaceholderData && query.page > lastPage) setQuery({ ...query, page: lastPage }, { replace: true });
-  }, [accounts.isPlaceholderData, query, lastPage, setQuery]);
-
-  const handleFilters = (next: AdAccountFilterValues) =>
-    setQuery({ ...next, page: 1, page_size: query.page_size, sort_field: query.sort_field, sort_order: query.sort_order } satisfies AdAccountsQuery);
-
-  const handleExport = () => {
-    const { page: _page, page_size: _size, ...body } = query;
-    exportAccounts.mutate({ body, filename: t('adAccounts.exportFile') });
-  };
-
-  const selectedRows = [...selected.values()];
-  const clearSelection = () => setSelected(new Map());
-
   const handleHosted = async (hosted: boolean) => {
     try {
-      const { updated } = await setHosted.mutateAsync({ ad_account_ids: [...selected.keys()], hosted });
+      const { updated } = await setHosted.mutateAsync({ ad_account_ids: selection.keys, hosted });
       message.success(t(hosted ? 'adAccounts.hostedOn' : 'adAccounts.hostedOff', { count: updated }));
-      clearSelection();
+      selection.clear();
     } catch {
       // Shown by the request layer.
     }
   };
 
-  const choosable = useMemo(
-    () => adAccountColumns({ t, tc, query }).map((c) => ({ key: String(c.key), title: c.title as string, locked: LOCKED_COLUMNS.has(String(c.key)) })),
-    [t, tc, query],
-  );
+  const choosable = useMemo(() => adAccountColumns({ t, tc }), [t, tc]);
 
   return (
     <PageShell
       title={title}
       extra={
         <>
-          <ColumnChooser columns={choosable} hidden={columnPrefs.hidden} onChange={columnPrefs.setHidden} onReset={columnPrefs.reset} />
-          <Button icon={<DownloadOutlined />} loading={exportAccounts.isPending} onClick={handleExport}>
+          <ColumnChooser columns={choosable} prefs={columnPrefs} />
+          <ExportButton exporter={exportAccounts} body={exportBody(list.query)} filename={t('adAccounts.exportFile')}>
             {t('adAccounts.export')}
-          </Button>
+          </ExportButton>
         </>
       }
     >
       <Card size="small">
-        <AdAccountFilters value={filters} onChange={handleFilters} personalAccounts={canListPersonal ? (personalAccounts.data ?? []) : null} />
+        <AdAccountFilters value={list.filters} onChange={list.setFilters} onReset={list.reset} personalAccounts={canListPersonal ? (personalAccounts.data ?? []) : null} />
       </Card>
       <Card size="small" styles={{ body: { padding: 0 } }}>
-        <SelectionBar count={selected.size} onClear={clearSelection}>
+        <SelectionBar count={selection.count} onClear={selection.clear}>
           {canAssignToUsers(viewer) && (
-            <Button size="small" type="primary" icon={<TeamOutlined />} onClick={() => setAssignTarget(selectedRows)}>
+            <Button size="small" type="primary" icon={<TeamOutlined />} onClick={() => setAssignTarget(selection.rows)}>
               {t('adAccounts.assignUsers')}
             </Button>
           )}
-          <Button size="small" icon={<AppstoreOutlined />} onClick={() => setPlatformTarget(selectedRows)}>
+          <Button size="small" icon={<AppstoreOutlined />} onClick={() => setPlatformTarget(selection.rows)}>
             {t('adAccounts.setPlatform')}
           </Button>
           <Button size="small" icon={<CloudServerOutlined />} loading={setHosted.isPending && setHosted.variables?.hosted} onClick={() => void handleHosted(true)}>
@@ -119,14 +89,15 @@ export default function AdAccountsPage() {
           </Button>
         </SelectionBar>
         <AdAccountTable
-          query={query}
-          data={accounts.data}
-          loading={accounts.isFetching}
+          list={list}
+          result={accounts}
           hidden={columnPrefs.hidden}
-          empty={<ListEmpty query={accounts} filtered={hasFilters} emptyText={accounts.data?.outside_scope ? t('outsideScope.adAccounts', { count: accounts.data.outside_scope }) : t('adAccounts.empty')} emptyAction={<ConnectFirstButton />} />}
-          selectedIds={[...selected.keys()]}
-          onSelect={(ids, rows) => setSelected((prev) => new Map(ids.map((id) => [id, rows.find((r) => r?.id === id) ?? prev.get(id)!] as const).filter(([, a]) => a)))}
-          onQueryChange={setQuery}
+          empty={{
+            text: t('adAccounts.empty'),
+            action: <ConnectFirstButton />,
+            outsideScope: (count) => t('outsideScope.adAccounts', { count }),
+          }}
+          selection={selection}
           onEditRemark={setRemarkTarget}
         />
       </Card>
@@ -137,7 +108,7 @@ export default function AdAccountsPage() {
         onClose={() => setAssignTarget(null)}
         onSaved={() => {
           setAssignTarget(null);
-          clearSelection();
+          selection.clear();
         }}
       />
       <SetPlatformModal
@@ -145,7 +116,7 @@ export default function AdAccountsPage() {
         onClose={() => setPlatformTarget(null)}
         onSaved={() => {
           setPlatformTarget(null);
-          clearSelection();
+          selection.clear();
         }}
       />
       <RemarkModal account={remarkTarget} onClose={() => setRemarkTarget(null)} />

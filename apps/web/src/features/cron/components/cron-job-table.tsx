@@ -1,17 +1,15 @@
 import type { CronJob } from '@ads/contracts';
-import { Button, Flex, Switch, Table, Tooltip, Typography, type TableColumnsType } from 'antd';
-import type { ReactNode } from 'react';
+import { Button, Flex, Switch, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, formatRelative } from '@/lib/format';
 import { isRunActive } from '../api/use-cron-jobs';
 import { LastRunCell } from './last-run-cell';
 import { ScheduleCell } from './schedule-cell';
-import { tableScrollX } from '@/lib/list-table';
+import { ListTable, type EmptyConfig, type ListColumn, type ListResult } from '@/components/list-kit';
 
 interface Props {
-  jobs: CronJob[] | undefined;
-  loading: boolean;
-  empty: ReactNode;
+  result: ListResult<{ list: CronJob[]; total: number }>;
+  empty: EmptyConfig;
   /** Jobs with a switch or a run-now call in flight. */
   busy: { toggling?: string; running?: string };
   onToggle: (job: CronJob) => void;
@@ -22,11 +20,11 @@ interface Props {
 }
 
 /** Every registered job: what it does, when it runs, whether it runs on its own, how its last run went. */
-export function CronJobTable({ jobs, loading, empty, busy, onToggle, onRunNow, onEdit, onReset, onHistory }: Props) {
+export function CronJobTable({ result, empty, busy, onToggle, onRunNow, onEdit, onReset, onHistory }: Props) {
   const { t } = useTranslation('cron');
   const { t: tc } = useTranslation();
 
-  const columns: TableColumnsType<CronJob> = [
+  const columns: ListColumn<CronJob>[] = [
     {
       key: 'job',
       title: t('jobs.columns.job'),
@@ -104,16 +102,6 @@ export function CronJobTable({ jobs, loading, empty, busy, onToggle, onRunNow, o
     },
   ];
 
-  return (
-    <Table<CronJob>
-      rowKey="name"
-      size="middle"
-      columns={columns}
-      dataSource={jobs}
-      loading={loading}
-      pagination={false}
-      scroll={{ x: tableScrollX(columns, 0) }}
-      locale={{ emptyText: empty }}
-    />
-  );
+  // Every job at once: the list is short and needs no paging or sort.
+  return <ListTable<CronJob, { list: CronJob[]; total: number }> result={result} rowKey="name" columns={columns} empty={empty} />;
 }

@@ -1,8 +1,7 @@
-import { UndoOutlined } from '@ant-design/icons';
 import { taskStatusSchema, type CronJob, type TaskStatus } from '@ads/contracts';
-import { Button, Form, Select } from 'antd';
-import { useEffect } from 'react';
+import { Form, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { FilterBar } from '@/components/list-kit';
 import '@/locales/assets-namespace';
 
 export interface RunFilterValues {
@@ -14,30 +13,19 @@ interface Props {
   value: RunFilterValues;
   jobs: readonly CronJob[];
   onChange: (next: RunFilterValues) => void;
+  onReset: () => void;
 }
 
 /** The run history's filters: by job and by status; each choice applies at once. */
-export function RunFilters({ value, jobs, onChange }: Props) {
+export function RunFilters({ value, jobs, onChange, onReset }: Props) {
   const { t } = useTranslation('cron');
   const { t: ta } = useTranslation('assets');
-  const { t: tc } = useTranslation();
-  const [form] = Form.useForm<RunFilterValues>();
-  const { name, status } = value;
+  const { name } = value;
 
-  // Follow the URL (back/forward, shared links, "runs" of one job).
-  useEffect(() => {
-    form.setFieldsValue({ name, status });
-  }, [form, name, status]);
 
   const known = jobs.some((j) => j.name === name);
   return (
-    <Form<RunFilterValues>
-      form={form}
-      layout="inline"
-      onValuesChange={(_, all) => onChange({ name: all.name ?? undefined, status: all.status ?? undefined })}
-      style={{ rowGap: 12 }}
-      aria-label="filters"
-    >
+    <FilterBar<RunFilterValues> value={value} onChange={onChange} onReset={onReset} applyOnChange={['name', 'status']}>
       <Form.Item name="name" label={t('runs.filters.job')}>
         <Select<string>
           allowClear
@@ -59,11 +47,6 @@ export function RunFilters({ value, jobs, onChange }: Props) {
           options={taskStatusSchema.options.map((s) => ({ value: s, label: ta(`taskStatus.${s}`) }))}
         />
       </Form.Item>
-      <Form.Item>
-        <Button icon={<UndoOutlined />} disabled={!name && !status} onClick={() => onChange({})}>
-          {tc('actions.reset')}
-        </Button>
-      </Form.Item>
-    </Form>
+    </FilterBar>
   );
 }

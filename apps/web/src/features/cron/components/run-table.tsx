@@ -1,30 +1,35 @@
 import type { JobRun } from '@ads/contracts';
-import { Button, Descriptions, Flex, Progress, Table, Tag, Tooltip, Typography, type TableColumnsType, type TableProps } from 'antd';
+import { Button, Descriptions, Flex, Progress, Tag, Tooltip, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { taskPercent } from '@/components/task-progress';
 import { TaskStatusTag } from '@/components/task-status-tag';
 import { formatDateTime, formatRelative, msSince } from '@/lib/format';
-import { columnSortOrder, listPagination, nextListState, tableScrollX } from '@/lib/list-table';
+import { ListTable, type ColumnPrefsState, type EmptyConfig, type ListColumn, type ListResult, type ListView } from '@/components/list-kit';
 import { isRunActive } from '../api/use-cron-jobs';
-import type { CronQuery, JobRunsPage } from '../api/use-job-runs';
+import type { JobRunsPage } from '../api/use-job-runs';
 import { RunSummary } from './run-summary';
 import { useFormatDuration } from './use-explain-cron';
 
 interface Props {
-  query: CronQuery;
-  data: JobRunsPage | undefined;
-  loading: boolean;
-  empty: ReactNode;
+  list: ListView;
+  result: ListResult<JobRunsPage>;
+  /** The column chooser's state (queued and finished times are in it, hidden by default). */
+  chooser: ColumnPrefsState;
+  empty: EmptyConfig;
   cancelling: number | undefined;
-  onQueryChange: (next: CronQuery) => void;
   onCancel: (run: JobRun) => void;
 }
+
+/** The expand-arrow column. */
+const EXPAND_WIDTH = 40;
+/** In the column chooser, not shown by default: the rest fit a 1440 px screen. */
+export const DEFAULT_HIDDEN_RUN_COLUMNS: readonly string[] = ['queued_at', 'finished_at'];
 
 const hasDetails = (r: JobRun) => Boolean(r.error || r.message || (r.summary && Object.keys(r.summary).length) || (r.data && Object.keys(r.data).length));
 
 /** The run history: server paging and sort, live while a run on the page is queued or running; a row opens to its full result. */
-export function RunTable({ query, data, loading, empty, cancelling, onQueryChange, onCancel }: Props) {
+export function RunTable({ list, result, chooser, empty, cancelling, onCancel }: Props) {
   const { t } = useTranslation('cron');
   const { t: tc } = useTranslation();
   const duration = useFormatDuration();
@@ -38,20 +43,20 @@ export function RunTable({ query, data, loading, empty, cancelling, onQueryChang
       dash
     );
 
-  const columns: TableColumnsType<JobRun> = [
+  const columns: ListColumn<JobRun>[] = [
     {
       key: 'id',
       title: t('runs.columns.id'),
       dataIndex: 'id',
-      sorter: true,
-      sortOrder: columnSortOrder(query, 'id'),
-      width: 90,
+      sortable: true,
+      width: 80,
+      locked: true,
       render: (id: number) => <span style={{ fontVariantNumeric: 'tabular-nums' }}>#{id}</span>,
     },
     {
       key: 'job',
       title: t('runs.columns.job'),
-      width: 210,
+      width: 200,
       render: (_, r) => (
         <Flex vertical gap={2}>
           <Typography.Text>{r.title}</Typography.Text>
@@ -64,7 +69,7 @@ export function RunTable({ query, data, loading, empty, cancelling, onQueryChang
     {
       key: 'status',
       title: t('runs.columns.status'),
-      width: 130,
+      width: 120,
       render: (_, r) => (
         <Flex vertical gap={4} align="flex-start">
           <Flex gap={4} wrap>
@@ -78,7 +83,7 @@ export function RunTable({ query, data, loading, empty, cancelling, onQueryChang
     {
       key: 'duration',
       title: t('runs.columns.duration'),
-      width: 120,
+      width: 100,
       align: 'right',
       render: (_, r) => {
         if (r.duration_ms !== null) return <span style={{ fontVariantNumeric: 'tabular-nums' }}>{duration(r.duration_ms)}</span>;
@@ -95,12 +100,12 @@ export function RunTable({ query, data, loading, empty, cancelling, onQueryChang
     {
       key: 'result',
       title: t('runs.columns.result'),
-      width: 280,
+      width: 250,
       render: (_, r) => {
         const text = r.error ?? r.message;
         if (text) {
           return (
-            <Typography.Text type={r.error ? 'danger' : undefined} ellipsis={{ tooltip: text }} style={{ maxWidth: 260 }}>
+            <Typography.Text type={r.error ? 'danger' : undefined} ellipsis={{ tooltip: text }} style={{ maxWidth: 230 }}>
               {text}
             </Typography.Text>
           );
@@ -111,7 +116,7 @@ export function RunTable({ query, data, loading, empty, cancelling, onQueryChang
     {
       key: 'trigger',
       title: t('runs.columns.trigger'),
-      width: 150,
+      width: 130,
       render: (_, r) =>
         r.trigger === 'schedule' ? (
           <Tag style={{ marginInlineEnd: 0 }}>{t('runs.bySchedule')}</Tag>
@@ -130,9 +135,9 @@ export function RunTable({ query, data, loading, empty, cancelling, onQueryChang
           </Tooltip>
         ),
     },
-    { key: 'queued_at', title: t('runs.columns.queuedAt'), dataIndex: 'queued_at', sorter: true, sortOrder: columnSortOrder(query, 'queued_at'), width: 150, render: time },
-    { key: 'started_at', title: t('runs.columns.startedAt'), dataIndex: 'started_at', sorter: true, sortOrder: columnSortOrder(query, 'started_at'), width: 150, render: time },
-    { key: 'finished_at', title: t('runs.columns.finishedAt'), dataIndex: 'finished_at', sorter: true, sortOrder: columnSortOrder(query, 'finished_at'), width: 150, render: time },
+    { key: 'queued_at', title: t('runs.columns.queuedAt'), dataIndex: 'queued_at', sortable: true, width: 150, render: time },
+    { key: 'started_at', title: t('runs.columns.startedAt'), dataIndex: 'started_at', sortable: true, width: 150, render: time },
+    { key: 'finished_at', title: t('runs.columns.finishedAt'), dataIndex: 'finished_at', sortable: true, width: 150, render: time },
     {
       key: 'actions',
       title: tc('table.actions'),
@@ -147,20 +152,15 @@ export function RunTable({ query, data, loading, empty, cancelling, onQueryChang
     },
   ];
 
-  const handleChange: TableProps<JobRun>['onChange'] = (pagination, _filters, sorter) => onQueryChange(nextListState(query, pagination, sorter));
-
   return (
-    <Table<JobRun>
+    <ListTable<JobRun, JobRunsPage>
+      list={list}
+      result={result}
       rowKey="id"
-      size="middle"
       columns={columns}
-      dataSource={data?.list}
-      loading={loading}
-      pagination={listPagination(query, data?.total)}
-      onChange={handleChange}
-      scroll={{ x: tableScrollX(columns) }}
-      locale={{ emptyText: empty }}
-      expandable={{ expandedRowRender: (r) => <RunDetails run={r} />, rowExpandable: hasDetails }}
+      chooser={chooser}
+      empty={empty}
+      expandable={{ expandedRowRender: (r) => <RunDetails run={r} />, rowExpandable: hasDetails, columnWidth: EXPAND_WIDTH }}
     />
   );
 }

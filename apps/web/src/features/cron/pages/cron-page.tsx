@@ -4,16 +4,15 @@ import { Alert, Badge, Button, Card, Flex, Tabs } from 'antd';
 import dayjs from 'dayjs';
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ListEmpty } from '@/components/list-empty';
+import { useColumnPrefs, useListQuery } from '@/components/list-kit';
 import { PageShell } from '@/components/page-shell';
 import { useRouteTitle } from '@/components/use-route-title';
-import { useUrlQuery } from '@/lib/use-url-query';
 import '@/locales/cron-namespace';
 import { isRunActive, useCronJobs } from '../api/use-cron-jobs';
-import { cronQuerySchema, runsBody, useJobRuns, type CronQuery } from '../api/use-job-runs';
+import { cronQuerySchema, runsBody, useJobRuns } from '../api/use-job-runs';
 import { CronJobTable } from '../components/cron-job-table';
-import { RunFilters, type RunFilterValues } from '../components/run-filters';
-import { RunTable } from '../components/run-table';
+import { RunFilters } from '../components/run-filters';
+import { DEFAULT_HIDDEN_RUN_COLUMNS, RunTable } from '../components/run-table';
 import { RunWatcher } from '../components/run-watcher';
 import { ScheduleModal } from '../components/schedule-modal';
 import { useCronActions } from '../components/use-cron-actions';
@@ -28,7 +27,9 @@ const localZone = () => {
 export default function CronPage() {
   const { t } = useTranslation('cron');
   const title = useRouteTitle('/admin/sys/cron');
-  const [query, setQuery] = useUrlQuery(cronQuerySchema);
+  const list = useListQuery(cronQuerySchema, { filterKeys: ['name', 'status'] });
+  const { query } = list;
+  const runColumns = useColumnPrefs('/admin/sys/cron/runs', DEFAULT_HIDDEN_RUN_COLUMNS);
   const jobs = useCronJobs();
   const body = useMemo(() => runsBody(query), [query]);
   const runs = useJobRuns(body, { enabled: query.tab === 'runs' });
@@ -38,12 +39,7 @@ export default function CronPage() {
   const actions = useCronActions({ onQueued: (run) => setWatching((w) => [...w, run]) });
 
   const live = watching.length > 0 || Boolean(jobs.data?.list.some((j) => isRunActive(j.last_run?.status))) || Boolean(runs.data?.list.some((r) => isRunActive(r.status)));
-  const filters: RunFilterValues = { name: query.name || undefined, status: query.status };
-  const filtered = Boolean(filters.name || filters.status);
-
-  const showRuns = (name?: string) => setQuery({ tab: 'runs', page: 1, page_size: query.page_size, ...(name && { name }) } satisfies CronQuery);
-  const handleFilters = (next: RunFilterValues) =>
-    setQuery({ ...next, tab: 'runs', page: 1, page_size: query.page_size, sort_field: query.sort_field, sort_order: query.sort_order } satisfies CronQuery);
+  const showRuns = (name?: string) => list.set({ tab: 'runs', page: 1, page_size: query.page_size, ...(name && { name }) });
   const handleRefresh = () => {
     void jobs.refetch();
     if (query.tab === 'runs') void runs.refetch();
@@ -64,7 +60,7 @@ export default function CronPage() {
       <Alert type="info" showIcon title={t('utcNote', { zone: localZone() })} />
       <Tabs
         activeKey={query.tab}
-        onChange={(tab) => setQuery({ ...query, tab: tab as CronQuery['tab'] })}
+        onChange={(tab) => list.patch({ tab: tab === 'runs' ? 'runs' : 'jobs' })}
         tabBarStyle={{ marginBottom: 12 }}
         items={[
           {
@@ -73,9 +69,8 @@ export default function CronPage() {
             children: (
               <Card size="small" styles={{ body: { padding: 0 } }}>
                 <CronJobTable
-                  jobs={jobs.data?.list}
-                  loading={jobs.isPending}
-                  empty={<ListEmpty query={jobs} filtered={false} emptyText={t('jobs.empty')} />}
+                  result={jobs}
+                  empty={{ text: t('jobs.empty') }}
                   busy={actions.busy}
                   onToggle={actions.confirmToggle}
                   onRunNow={actions.confirmRunNow}
@@ -92,16 +87,15 @@ export default function CronPage() {
             children: (
               <Flex vertical gap={12}>
                 <Card size="small">
-                  <RunFilters value={filters} jobs={jobs.data?.list ?? []} onChange={handleFilters} />
+                  <RunFilters value={list.filters} jobs={jobs.data?.list ?? []} onChange={list.setFilters} onReset={list.reset} />
                 </Card>
                 <Card size="small" styles={{ body: { padding: 0 } }}>
                   <RunTable
-                    query={query}
-                    data={runs.data}
-                    loading={runs.isFetching && !runs.isRefetching}
-                    empty={<ListEmpty query={runs} filtered={filtered} emptyText={t('runs.empty')} />}
+                    list={list}
+                    result={runs}
+                    chooser={runColumns}
+                    empty={{ text: t('runs.empty') }}
                     cancelling={actions.cancelling}
-                    onQueryChange={(next) => setQuery({ ...next, tab: 'runs' })}
                     onCancel={actions.confirmCancel}
                   />
                 </Card>

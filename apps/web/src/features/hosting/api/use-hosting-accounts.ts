@@ -3,7 +3,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { api } from '@/lib/api-client';
 import { rootKeys } from '@/lib/query-keys';
-import { urlInt } from '@/lib/url-params';
+import { urlInt } from '@/components/list-kit';
 
 /** The hosting screen's state in the URL: which side (hosted or not) and its filters, sort and page. */
 export const hostingQuerySchema = pageBodySchema.extend({

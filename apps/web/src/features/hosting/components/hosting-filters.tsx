@@ -1,9 +1,8 @@
 import type { Platform } from '@ads/contracts';
 import { Form, Input, Select } from 'antd';
-import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AD_ACCOUNT_STATUS_CODES, useAdAccountStatusLabel } from '@/components/ad-account-status';
-import { FilterActions } from '@/components/filter-actions';
+import { FilterBar } from '@/components/list-kit';
 
 export interface HostingFilterValues {
   keyword?: string;
@@ -18,27 +17,11 @@ const clean = (v: HostingFilterValues): HostingFilterValues => ({
 });
 
 /** Filters of the hosting screen's ad-account lists. */
-export function HostingFilters({ value, onChange }: { value: HostingFilterValues; onChange: (next: HostingFilterValues) => void }) {
+export function HostingFilters({ value, onChange, onReset }: { value: HostingFilterValues; onChange: (next: HostingFilterValues) => void; onReset: () => void }) {
   const { t } = useTranslation('assets');
   const statusLabel = useAdAccountStatusLabel();
-  const [form] = Form.useForm<HostingFilterValues>();
-  const { keyword, platform, account_status } = value;
-
-  useEffect(() => {
-    form.setFieldsValue({ keyword, platform, account_status });
-  }, [form, keyword, platform, account_status]);
-
   return (
-    <Form<HostingFilterValues>
-      form={form}
-      layout="inline"
-      onFinish={(v) => onChange(clean(v))}
-      onValuesChange={(changed: HostingFilterValues) => {
-        if ('platform' in changed || 'account_status' in changed) form.submit();
-      }}
-      style={{ rowGap: 12 }}
-      aria-label="filters"
-    >
+    <FilterBar<HostingFilterValues> value={value} onChange={onChange} onReset={onReset} normalize={clean} applyOnChange={['platform', 'account_status']}>
       <Form.Item name="keyword" label={t('adAccounts.filters.keyword')}>
         <Input allowClear placeholder={t('adAccounts.filters.keywordPlaceholder')} style={{ width: 200 }} maxLength={100} />
       </Form.Item>
@@ -59,7 +42,6 @@ export function HostingFilters({ value, onChange }: { value: HostingFilterValues
           options={(['dj', 'ec'] as const).map((p) => ({ value: p, label: t(`platform.${p}`) }))}
         />
       </Form.Item>
-      <FilterActions onReset={() => onChange({})} />
-    </Form>
+    </FilterBar>
   );
 }

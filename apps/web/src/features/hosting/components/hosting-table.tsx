@@ -1,41 +1,36 @@
 import type { AdAccount } from '@ads/contracts';
-import { Button, Flex, Table, Typography, type TableColumnsType, type TableProps } from 'antd';
-import type { ReactNode } from 'react';
+import { Button, Flex, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { AdAccountStatus } from '@/components/ad-account-status';
 import { PlatformTag } from '@/components/platform-tag';
 import { RefTags } from '@/components/ref-tags';
 import { formatMoney } from '@/lib/format';
-import { columnSortOrder, listPagination, nextListState } from '@/lib/list-table';
-import type { HostingPage, HostingQuery } from '../api/use-hosting-accounts';
+import { ListTable, type EmptyConfig, type ListColumn, type ListResult, type ListView, type RowSelection } from '@/components/list-kit';
+import type { HostingPage } from '../api/use-hosting-accounts';
 
 interface Props {
   hosted: boolean;
-  query: HostingQuery;
-  data: HostingPage | undefined;
-  loading: boolean;
-  empty: ReactNode;
-  selectedIds: number[];
-  onSelect: (ids: number[], rows: AdAccount[]) => void;
-  onQueryChange: (next: HostingQuery) => void;
+  list: ListView;
+  result: ListResult<HostingPage>;
+  empty: EmptyConfig;
+  selection: RowSelection<AdAccount>;
   /** Absent when the viewer may not change hosting. */
   onToggle?: (account: AdAccount) => void;
 }
 
 /** Ad accounts on one side of hosting, with what matters for choosing: status, money, people. */
-export function HostingTable({ hosted, query, data, loading, empty, selectedIds, onSelect, onQueryChange, onToggle }: Props) {
+export function HostingTable({ hosted, list, result, empty, selection, onToggle }: Props) {
   const { t } = useTranslation('assets');
   const { t: th } = useTranslation('hosting');
   const { t: tc } = useTranslation();
-  const columns: TableColumnsType<AdAccount> = [
+  const columns: ListColumn<AdAccount>[] = [
     {
       key: 'name',
       title: t('adAccounts.columns.name'),
       dataIndex: 'name',
-      sorter: true,
-      sortOrder: columnSortOrder(query, 'name'),
+      sortable: true,
       fixed: 'left',
-      width: 200,
+      width: 190,
       render: (name: string, a) => (
         <Flex vertical gap={2}>
           <Typography.Text strong ellipsis={{ tooltip: name }}>
@@ -50,8 +45,7 @@ export function HostingTable({ hosted, query, data, loading, empty, selectedIds,
     {
       key: 'account_status',
       title: t('adAccounts.columns.status'),
-      sorter: true,
-      sortOrder: columnSortOrder(query, 'account_status'),
+      sortable: true,
       width: 120,
       render: (_, a) => <AdAccountStatus status={a.account_status} disableReason={a.disable_reason} />,
     },
@@ -59,23 +53,21 @@ export function HostingTable({ hosted, query, data, loading, empty, selectedIds,
     {
       key: 'amount_spent',
       title: t('adAccounts.columns.amountSpent'),
-      sorter: true,
-      sortOrder: columnSortOrder(query, 'amount_spent'),
+      sortable: true,
       align: 'right',
-      width: 140,
+      width: 130,
       render: (_, a) => formatMoney(a.amount_spent, a.currency),
     },
     {
       key: 'balance',
       title: t('adAccounts.columns.balance'),
-      sorter: true,
-      sortOrder: columnSortOrder(query, 'balance'),
+      sortable: true,
       align: 'right',
-      width: 130,
+      width: 120,
       render: (_, a) => formatMoney(a.balance, a.currency),
     },
-    { key: 'users', title: t('adAccounts.columns.users'), width: 180, render: (_, a) => <RefTags refs={a.users} empty={t('adAccounts.unassigned')} /> },
-    { key: 'personal_accounts', title: t('adAccounts.columns.personalAccounts'), width: 180, render: (_, a) => <RefTags refs={a.personal_accounts} max={2} empty={t('adAccounts.unreachable')} /> },
+    { key: 'users', title: t('adAccounts.columns.users'), width: 150, render: (_, a) => <RefTags refs={a.users} empty={t('adAccounts.unassigned')} /> },
+    { key: 'personal_accounts', title: t('adAccounts.columns.personalAccounts'), width: 150, render: (_, a) => <RefTags refs={a.personal_accounts} max={2} empty={t('adAccounts.unreachable')} /> },
   ];
   if (onToggle)
     columns.push({
@@ -90,29 +82,14 @@ export function HostingTable({ hosted, query, data, loading, empty, selectedIds,
       ),
     });
 
-  const handleChange: TableProps<AdAccount>['onChange'] = (pagination, _f, sorter) => onQueryChange(nextListState(query, pagination, sorter));
-
   return (
-    <Table<AdAccount>
+    <ListTable<AdAccount, HostingPage>
+      list={list}
+      result={result}
       rowKey="id"
-      size="middle"
       columns={columns}
-      dataSource={data?.list}
-      loading={loading}
-      pagination={listPagination(query, data?.total)}
-      onChange={handleChange}
-      scroll={{ x: 1150 }}
-      locale={{ emptyText: empty }}
-      rowSelection={
-        onToggle
-          ? {
-              selectedRowKeys: selectedIds,
-              preserveSelectedRowKeys: true,
-              onChange: (keys, rows) => onSelect(keys as number[], rows),
-              getCheckboxProps: (a) => ({ 'aria-label': a.name }),
-            }
-          : undefined
-      }
+      empty={empty}
+      selection={onToggle ? { ...selection.tableSelection, label: (a) => a.name } : undefined}
     />
   );
 }

@@ -1,22 +1,20 @@
 import { CloudServerOutlined, DisconnectOutlined } from '@ant-design/icons';
 import type { AdAccount } from '@ads/contracts';
 import { App, Button, Card, Tabs } from 'antd';
-import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ListEmpty } from '@/components/list-empty';
+import { SelectionBar, useListQuery, useRowSelection } from '@/components/list-kit';
 import { PageShell } from '@/components/page-shell';
-import { SelectionBar } from '@/components/selection-bar';
 import { useRouteTitle } from '@/components/use-route-title';
 import { confirmAction } from '@/lib/confirm';
-import { useUrlQuery } from '@/lib/use-url-query';
 import '@/locales/hosting-namespace';
-import { hostingBody, hostingQuerySchema, useHostingAccounts, type HostingQuery } from '../api/use-hosting-accounts';
+import { hostingBody, hostingQuerySchema, useHostingAccounts } from '../api/use-hosting-accounts';
 import { useSetHosting } from '../api/use-set-hosting';
 import { HostingExplainer } from '../components/hosting-explainer';
-import { HostingFilters, type HostingFilterValues } from '../components/hosting-filters';
+import { HostingFilters } from '../components/hosting-filters';
 import { HostingTable } from '../components/hosting-table';
 
 const MAX_NAMES = 10;
+const accountId = (a: AdAccount) => a.id;
 
 /**
  * /operation/account 广告托管: which ad accounts are under hosting, which can join, and what
@@ -26,28 +24,21 @@ export default function HostingPage() {
   const { t } = useTranslation('hosting');
   const { modal, message } = App.useApp();
   const title = useRouteTitle('/operation/account');
-  const [query, setQuery] = useUrlQuery(hostingQuerySchema);
+  const list = useListQuery(hostingQuerySchema, { filterKeys: ['keyword', 'platform', 'account_status'] });
+  const { query } = list;
   const hostedTab = query.tab === 'hosted';
-  const list = useHostingAccounts(hostingBody(query, hostedTab));
+  const accounts = useHostingAccounts(hostingBody(query, hostedTab));
   // The other side's size, for its tab label and the numbers panel (same filters, one row).
   const other = useHostingAccounts(hostingBody({ ...query, page: 1, page_size: 1, sort_field: undefined, sort_order: undefined }, !hostedTab));
   const setHosting = useSetHosting();
-  const [selected, setSelected] = useState<Map<number, AdAccount>>(new Map());
+  const selection = useRowSelection<AdAccount>(accountId);
 
-  const filters: HostingFilterValues = { keyword: query.keyword, platform: query.platform, account_status: query.account_status };
-  const hasFilters = Object.values(filters).some((v) => v !== undefined);
-  const hostedCount = hostedTab ? list.data?.total : other.data?.total;
-  const availableCount = hostedTab ? other.data?.total : list.data?.total;
-
-  const total = list.data?.total;
-  const lastPage = total === undefined ? query.page : Math.max(1, Math.ceil(total / query.page_size));
-  useEffect(() => {
-    if (!list.isPlaceholderData && query.page > lastPage) setQuery({ ...query, page: lastPage }, { replace: true });
-  }, [list.isPlaceholderData, query, lastPage, setQuery]);
+  const hostedCount = hostedTab ? accounts.data?.total : other.data?.total;
+  const availableCount = hostedTab ? other.data?.total : accounts.data?.total;
 
   const switchTab = (tab: string) => {
-    setSelected(new Map());
-    setQuery({ ...query, tab: tab === 'available' ? 'available' : 'hosted', page: 1 });
+    selection.clear();
+    list.patch({ tab: tab === 'available' ? 'available' : 'hosted', page: 1 });
   };
 
   const confirmChange = (accounts: AdAccount[]) => {
@@ -66,46 +57,39 @@ export default function HostingPage() {
       action: async () => {
         const { updated } = await setHosting.mutateAsync({ ad_account_ids: accounts.map((a) => a.id), hosted: adding });
         message.success(t(adding ? 'added' : 'removed', { count: updated }));
-        setSelected(new Map());
+        selection.clear();
       },
     });
   };
 
   const table = (hosted: boolean) => (
     <>
-      <SelectionBar count={selected.size} onClear={() => setSelected(new Map())}>
+      <SelectionBar count={selection.count} onClear={selection.clear}>
         <Button
           size="small"
           type={hosted ? 'default' : 'primary'}
           danger={hosted}
           icon={hosted ? <DisconnectOutlined /> : <CloudServerOutlined />}
-          onClick={() => confirmChange([...selected.values()])}
+          onClick={() => confirmChange(selection.rows)}
         >
           {hosted ? t('removeSelected') : t('addSelected')}
         </Button>
       </SelectionBar>
       <HostingTable
         hosted={hosted}
-        query={query}
-        data={list.data}
-        loading={list.isFetching}
-        empty={
-          <ListEmpty
-            query={list}
-            filtered={hasFilters}
-            emptyText={list.data?.outside_scope ? t(hosted ? 'outsideHosted' : 'outsideAvailable', { count: list.data.outside_scope }) : hosted ? t('emptyHosted') : t('emptyAvailable')}
-            emptyAction={
-              hosted && (availableCount ?? 0) > 0 ? (
-                <Button type="primary" icon={<CloudServerOutlined />} onClick={() => switchTab('available')}>
-                  {t('pickAccounts')}
-                </Button>
-              ) : undefined
-            }
-          />
-        }
-        selectedIds={[...selected.keys()]}
-        onSelect={(ids, rows) => setSelected((prev) => new Map(ids.map((id) => [id, rows.find((r) => r?.id === id) ?? prev.get(id)!] as const).filter(([, a]) => a)))}
-        onQueryChange={(next: HostingQuery) => setQuery(next)}
+        list={list}
+        result={accounts}
+        empty={{
+          text: hosted ? t('emptyHosted') : t('emptyAvailable'),
+          outsideScope: (count) => t(hosted ? 'outsideHosted' : 'outsideAvailable', { count }),
+          action:
+            hosted && (availableCount ?? 0) > 0 ? (
+              <Button type="primary" icon={<CloudServerOutlined />} onClick={() => switchTab('available')}>
+                {t('pickAccounts')}
+              </Button>
+            ) : undefined,
+        }}
+        selection={selection}
         onToggle={(a) => confirmChange([a])}
       />
     </>
@@ -117,7 +101,7 @@ export default function HostingPage() {
     <PageShell title={title}>
       <HostingExplainer hostedCount={hostedCount} availableCount={availableCount} />
       <Card size="small">
-        <HostingFilters value={filters} onChange={(next) => setQuery({ ...next, tab: query.tab, page: 1, page_size: query.page_size, sort_field: query.sort_field, sort_order: query.sort_order })} />
+        <HostingFilters value={list.filters} onChange={list.setFilters} onReset={list.reset} />
       </Card>
       <Card size="small" styles={{ body: { paddingTop: 0 } }}>
         <Tabs

@@ -1,13 +1,12 @@
 import type { MaterialFacets, MaterialKind, Platform } from '@ads/contracts';
 import { DatePicker, Form, Input, Select } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
-import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AdAccountSelect } from '@/components/ad-account-select';
+import { FilterBar, useRangePresets } from '@/components/list-kit';
 import type { MaterialsQuery } from '../api/use-materials';
 import { languageName } from './media-format';
 import { CatalogPicker, TagsSelect } from './meta-inputs';
-import { FilterActions } from '@/components/filter-actions';
 
 /** The filters of the library as they live in the URL. */
 export type MaterialFilterValues = Pick<
@@ -25,6 +24,23 @@ const DAY = 'YYYY-MM-DD';
 const PUSH_FILTERS = ['none', 'some', 'active', 'failed'] as const;
 /** Everything but the keyword applies as soon as it is chosen. */
 const APPLY_ON_CHANGE = new Set(['platform', 'kind', 'catalog_id', 'editor_id', 'uploader_id', 'language', 'tags', 'dates', 'push', 'ad_account_id']);
+
+/** The form's fields for the filters in the URL. */
+function toForm(v: MaterialFilterValues): Record<string, unknown> {
+  return {
+    keyword: v.keyword,
+    platform: v.platform,
+    kind: v.kind,
+    catalog_id: v.drama_id ?? v.product_id ?? null,
+    editor_id: v.editor_id,
+    uploader_id: v.uploader_id,
+    language: v.language,
+    tags: v.tags ?? [],
+    dates: v.date_from && v.date_to ? [dayjs(v.date_from), dayjs(v.date_to)] : null,
+    push: v.push,
+    ad_account_id: v.ad_account_id,
+  };
+}
 
 function toValues(f: FormValues, platform: Platform | undefined): MaterialFilterValues {
   const p = platform ?? f.platform;
@@ -48,6 +64,7 @@ function toValues(f: FormValues, platform: Platform | undefined): MaterialFilter
 interface Props {
   value: MaterialFilterValues;
   onChange: (next: MaterialFilterValues) => void;
+  onReset: () => void;
   /** Fixed by the screen: the filter is left out. */
   lockedPlatform?: Platform;
   lockedKind?: MaterialKind;
@@ -57,7 +74,7 @@ interface Props {
 }
 
 /** The filter bar of the library. */
-export function MaterialFilters({ value, onChange, lockedPlatform, lockedKind, facets, canPickCatalog, canPickAdAccount }: Props) {
+export function MaterialFilters({ value, onChange, onReset, lockedPlatform, lockedKind, facets, canPickCatalog, canPickAdAccount }: Props) {
   const { t } = useTranslation('materials');
   const { t: ta } = useTranslation('assets');
   const [form] = Form.useForm<FormValues>();
@@ -65,33 +82,8 @@ export function MaterialFilters({ value, onChange, lockedPlatform, lockedKind, f
   const platform = lockedPlatform ?? watchedPlatform ?? value.platform;
   const push = Form.useWatch('push', form) ?? value.push;
 
-  const key = JSON.stringify(value);
-  useEffect(() => {
-    const v = JSON.parse(key) as MaterialFilterValues;
-    // Every field set (not resetFields, which remounts the inputs and closes an open dropdown).
-    form.setFieldsValue({
-      keyword: v.keyword,
-      platform: v.platform,
-      kind: v.kind,
-      catalog_id: v.drama_id ?? v.product_id ?? null,
-      editor_id: v.editor_id,
-      uploader_id: v.uploader_id,
-      language: v.language,
-      tags: v.tags ?? [],
-      dates: v.date_from && v.date_to ? [dayjs(v.date_from), dayjs(v.date_to)] : null,
-      push: v.push,
-      ad_account_id: v.ad_account_id,
-    });
-  }, [form, key]);
-
-  const today = dayjs().startOf('day');
-  const presets = [
-    { label: t('filters.presets.today'), value: [today, today] as [Dayjs, Dayjs] },
-    { label: t('filters.presets.yesterday'), value: [today.subtract(1, 'day'), today.subtract(1, 'day')] as [Dayjs, Dayjs] },
-    { label: t('filters.presets.last7'), value: [today.subtract(6, 'day'), today] as [Dayjs, Dayjs] },
-    { label: t('filters.presets.last30'), value: [today.subtract(29, 'day'), today] as [Dayjs, Dayjs] },
-    { label: t('filters.presets.thisMonth'), value: [today.startOf('month'), today] as [Dayjs, Dayjs] },
-  ];
+  // Presets (today, last 7 days…) are days in the reporting time zone, as the server files uploads.
+  const presets = useRangePresets();
   const languages = [...new Set([...(facets?.languages ?? []), ...(value.language ? [value.language] : [])])];
   const people = (list: { id: number; name: string }[] | undefined, current: number | undefined) => {
     const opts = (list ?? []).map((u) => ({ value: u.id, label: u.name }));
@@ -100,17 +92,17 @@ export function MaterialFilters({ value, onChange, lockedPlatform, lockedKind, f
   };
 
   return (
-    <Form<FormValues>
+    <FilterBar<MaterialFilterValues>
       form={form}
-      layout="inline"
-      onFinish={(v) => onChange(toValues(v, lockedPlatform))}
-      onValuesChange={(changed: Partial<FormValues>) => {
-        if ('platform' in changed) form.setFieldValue('catalog_id', null);
-        if (Object.keys(changed).some((k) => APPLY_ON_CHANGE.has(k))) form.submit();
+      value={value}
+      onChange={onChange}
+      onReset={onReset}
+      toForm={toForm}
+      normalize={(v) => toValues(v as FormValues, lockedPlatform)}
+      applyOnChange={[...APPLY_ON_CHANGE] as (keyof MaterialFilterValues)[]}
+      onValuesChange={(changed, f) => {
+        if ('platform' in changed) f.setFieldValue('catalog_id', null);
       }}
-      style={{ rowGap: 12 }}
-      aria-label="filters"
-      name="material-filters"
     >
       <Form.Item name="keyword" label={t('filters.keyword')}>
         <Input allowClear placeholder={t('filters.keywordPlaceholder')} style={{ width: 200 }} maxLength={100} />
@@ -158,7 +150,6 @@ export function MaterialFilters({ value, onChange, lockedPlatform, lockedKind, f
           <AdAccountSelect placeholder={ta('common.all')} style={{ width: 200 }} />
         </Form.Item>
       )}
-      <FilterActions onReset={() => onChange({})} />
-    </Form>
+    </FilterBar>
   );
 }

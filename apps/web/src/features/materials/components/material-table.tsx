@@ -1,32 +1,31 @@
 import type { Material } from '@ads/contracts';
-import { Button, Flex, Table, Tooltip, Typography, type TableColumnsType, type TableProps } from 'antd';
+import { Button, Flex, Tooltip, Typography } from 'antd';
 import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PlatformTag } from '@/components/platform-tag';
 import { formatDateTime } from '@/lib/format';
-import { columnSortOrder, listPagination, nextListState, type ListState, tableScrollX } from '@/lib/list-table';
-import type { MaterialsQuery } from '../api/use-materials';
+import { ListTable, type EmptyConfig, type ListColumn, type ListResult, type ListView, type RowSelection } from '@/components/list-kit';
+import type { MaterialsPage } from '../api/use-materials';
 import { formatBytes, formatDuration, formatResolution, languageName } from './media-format';
 import { MaterialThumb } from './material-thumb';
 import { PushSummary } from './push-state';
 
 /** Hidden until chosen in the column chooser. */
 export const DEFAULT_HIDDEN_COLUMNS = ['md5', 'department', 'remark'] as const;
-export const LOCKED_COLUMNS = new Set(['file_name', 'actions']);
 
 const dash = (v: ReactNode, tc: TFunction) => (v === null || v === undefined || v === '' ? <Typography.Text type="secondary">{tc('dash')}</Typography.Text> : v);
 
 /** Every column of the list view, keyed for the column chooser and the server's sort fields. */
-export function materialColumns({ t, tc, query }: { t: TFunction<'materials'>; tc: TFunction; query: ListState }): TableColumnsType<Material> {
+export function materialColumns({ t, tc }: { t: TFunction<'materials'>; tc: TFunction }): ListColumn<Material>[] {
   const num = { fontVariantNumeric: 'tabular-nums' } as const;
   return [
     {
       key: 'file_name',
       title: t('fields.fileName'),
-      sorter: true,
-      sortOrder: columnSortOrder(query, 'file_name'),
+      sortable: true,
       fixed: 'left',
+      locked: true,
       width: 300,
       render: (_, m) => (
         <Flex gap={10} align="center">
@@ -55,8 +54,7 @@ export function materialColumns({ t, tc, query }: { t: TFunction<'materials'>; t
       key: 'duration_s',
       title: t('fields.duration'),
       align: 'right',
-      sorter: true,
-      sortOrder: columnSortOrder(query, 'duration_s'),
+      sortable: true,
       width: 100,
       render: (_, m) => <span style={num}>{dash(formatDuration(m.duration_s), tc)}</span>,
     },
@@ -65,8 +63,7 @@ export function materialColumns({ t, tc, query }: { t: TFunction<'materials'>; t
       key: 'size_bytes',
       title: t('fields.size'),
       align: 'right',
-      sorter: true,
-      sortOrder: columnSortOrder(query, 'size_bytes'),
+      sortable: true,
       width: 100,
       render: (_, m) => <span style={num}>{formatBytes(m.size_bytes)}</span>,
     },
@@ -94,8 +91,7 @@ export function materialColumns({ t, tc, query }: { t: TFunction<'materials'>; t
     {
       key: 'created_at',
       title: t('fields.createdAt'),
-      sorter: true,
-      sortOrder: columnSortOrder(query, 'created_at'),
+      sortable: true,
       width: 150,
       render: (_, m) => formatDateTime(m.created_at),
     },
@@ -103,30 +99,26 @@ export function materialColumns({ t, tc, query }: { t: TFunction<'materials'>; t
 }
 
 interface Props {
-  query: MaterialsQuery;
-  list: Material[] | undefined;
-  total: number | undefined;
-  loading: boolean;
+  list: ListView;
+  result: ListResult<MaterialsPage>;
   hidden: readonly string[];
-  empty: ReactNode;
-  selectedIds: number[];
-  onSelect: (ids: number[], rows: Material[]) => void;
-  onQueryChange: (next: MaterialsQuery) => void;
+  empty: EmptyConfig;
+  selection: RowSelection<Material>;
   onOpen: (m: Material) => void;
   onPush: (m: Material) => void;
   onDelete: (m: Material) => void;
 }
 
 /** The library as a table: server paging and sort, the chosen columns, row actions. */
-export function MaterialTable({ query, list, total, loading, hidden, empty, selectedIds, onSelect, onQueryChange, onOpen, onPush, onDelete }: Props) {
+export function MaterialTable({ list, result, hidden, empty, selection, onOpen, onPush, onDelete }: Props) {
   const { t } = useTranslation('materials');
   const { t: tc } = useTranslation();
-  const hiddenSet = new Set(hidden);
-  const columns: TableColumnsType<Material> = [
-    ...materialColumns({ t, tc, query }).filter((c) => !hiddenSet.has(String(c.key))),
+  const columns: ListColumn<Material>[] = [
+    ...materialColumns({ t, tc }),
     {
       key: 'actions',
       title: tc('table.actions'),
+      locked: true,
       fixed: 'right',
       width: 180,
       render: (_, m) => (
@@ -146,27 +138,15 @@ export function MaterialTable({ query, list, total, loading, hidden, empty, sele
       ),
     },
   ];
-  const width = tableScrollX(columns);
-  const handleChange: TableProps<Material>['onChange'] = (pagination, _filters, sorter) => onQueryChange(nextListState(query, pagination, sorter));
-
   return (
-    <Table<Material>
+    <ListTable<Material, MaterialsPage>
+      list={list}
+      result={result}
       rowKey="id"
-      size="middle"
       columns={columns}
-      dataSource={list}
-      loading={loading}
-      pagination={listPagination(query, total)}
-      onChange={handleChange}
-      scroll={{ x: width }}
-      locale={{ emptyText: empty }}
-      rowSelection={{
-        selectedRowKeys: selectedIds,
-        preserveSelectedRowKeys: true,
-        fixed: 'left',
-        onChange: (keys, rows) => onSelect(keys as number[], rows),
-        getCheckboxProps: (m) => ({ 'aria-label': m.file_name }),
-      }}
+      hidden={hidden}
+      empty={empty}
+      selection={{ ...selection.tableSelection, label: (m) => m.file_name }}
     />
   );
 }

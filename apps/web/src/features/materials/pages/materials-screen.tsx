@@ -2,20 +2,15 @@ import { AppstoreOutlined, CloudUploadOutlined, DeleteOutlined, EditOutlined, Hi
 import type { Material, MaterialKind, Platform, PushMaterialsResult, Task } from '@ads/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Checkbox, Flex, Pagination, Segmented, Select, Typography } from 'antd';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ColumnChooser } from '@/components/column-chooser';
-import { ListEmpty } from '@/components/list-empty';
+import { ColumnChooser, ListEmpty, SelectionBar, useColumnPrefs, useListQuery, useRowSelection, useStepBack } from '@/components/list-kit';
 import { PageShell } from '@/components/page-shell';
-import { SelectionBar } from '@/components/selection-bar';
 import { TaskProgress } from '@/components/task-progress';
 import { TasksDrawer } from '@/components/tasks-drawer';
 import { useRouteTitle } from '@/components/use-route-title';
 import { confirmAction } from '@/lib/confirm';
-import { listPagination } from '@/lib/list-table';
 import { hasAnyPath, hasPath, useViewer } from '@/lib/permissions';
-import { useColumnPrefs } from '@/lib/use-column-prefs';
-import { useUrlQuery } from '@/lib/use-url-query';
 import { useSession } from '@/stores/session-store';
 import '@/locales/materials-namespace';
 import { useDeleteMaterials } from '../api/use-delete-materials';
@@ -23,10 +18,10 @@ import { useMaterialFacets } from '../api/use-material-facets';
 import { materialKeys, materialsBody, materialsQuerySchema, useMaterials, type MaterialsPreset, type MaterialsQuery } from '../api/use-materials';
 import { useRetryPushes } from '../api/use-retry-pushes';
 import { BulkEditModal } from '../components/bulk-edit-modal';
-import { FILTER_KEYS, MaterialFilters, type MaterialFilterValues } from '../components/material-filters';
+import { FILTER_KEYS, MaterialFilters } from '../components/material-filters';
 import { MaterialDrawer } from '../components/material-drawer';
 import { MaterialGrid } from '../components/material-grid';
-import { DEFAULT_HIDDEN_COLUMNS, LOCKED_COLUMNS, materialColumns, MaterialTable } from '../components/material-table';
+import { DEFAULT_HIDDEN_COLUMNS, materialColumns, MaterialTable } from '../components/material-table';
 import { PushModal } from '../components/push-modal';
 import { UploadPanel } from '../components/upload-panel';
 import { useOnUploadFinished, useUploadQueue } from '../upload/upload-store';
@@ -41,6 +36,7 @@ const MATERIAL_PAGES = ['/material/upload', '/advertising/video', '/advertising/
 const CATALOG_PATHS = ['/auth/site', ...MATERIAL_PAGES];
 const AD_ACCOUNT_PATHS = ['/auth/account', '/operation/account', ...MATERIAL_PAGES];
 const VIEW_KEY = 'materials:view';
+const materialId = (m: Material) => m.id;
 
 /** The grid's sort choices and the list body's sort they stand for. */
 const SORTS = {
@@ -79,7 +75,8 @@ export function MaterialsScreen({ mode }: { mode: MaterialsMode }) {
   const viewer = useViewer();
   const userPlatform = useSession((s) => s.userInfo?.platform);
   const preset = PRESETS[mode];
-  const [query, setQuery] = useUrlQuery(materialsQuerySchema);
+  const list = useListQuery(materialsQuerySchema, { filterKeys: FILTER_KEYS });
+  const { query } = list;
   const body = useMemo(() => materialsBody(query, preset), [query, preset]);
   const materials = useMaterials(body);
   const facets = useMaterialFacets(preset.platform ?? query.platform);
@@ -93,7 +90,7 @@ export function MaterialsScreen({ mode }: { mode: MaterialsMode }) {
   const canUpload = hasPath(viewer, PATHS[mode]);
 
   const [showUpload, setShowUpload] = useState(mode === 'upload');
-  const [selected, setSelected] = useState<Map<number, Material>>(new Map());
+  const selection = useRowSelection<Material>(materialId);
   const [editTarget, setEditTarget] = useState<Material[] | null>(null);
   const [pushTarget, setPushTarget] = useState<Material[] | null>(null);
   const [opened, setOpened] = useState<Material | undefined>(undefined);
@@ -106,22 +103,7 @@ export function MaterialsScreen({ mode }: { mode: MaterialsMode }) {
     useCallback(() => void queryClient.invalidateQueries({ queryKey: materialKeys.all }), [queryClient]),
   );
 
-  const filters = useMemo(() => {
-    const f: MaterialFilterValues = {};
-    for (const k of FILTER_KEYS) if (query[k] !== undefined) Object.assign(f, { [k]: query[k] });
-    return f;
-  }, [query]);
-  const hasFilters = Object.keys(filters).length > 0;
-
-  // After deleting the last rows of the last page, step back to a page that has rows.
-  const total = materials.data?.total;
-  const lastPage = total === undefined ? query.page : Math.max(1, Math.ceil(total / query.page_size));
-  useEffect(() => {
-    if (!materials.isPlaceholderData && query.page > lastPage) setQuery({ ...query, page: lastPage }, { replace: true });
-  }, [materials.isPlaceholderData, query, lastPage, setQuery]);
-
-  const handleFilters = (next: MaterialFilterValues) =>
-    setQuery({ ...next, page: 1, page_size: query.page_size, sort_field: query.sort_field, sort_order: query.sort_order, view: query.view } satisfies MaterialsQuery);
+  useStepBack(list, materials);
 
   const setView = (next: 'grid' | 'list') => {
     try {
@@ -129,29 +111,20 @@ export function MaterialsScreen({ mode }: { mode: MaterialsMode }) {
     } catch {
       // Remembered for this visit only.
     }
-    setQuery({ ...query, view: next });
+    list.patch({ view: next });
   };
 
   const openMaterial = (m: Material) => {
     setOpened(m);
-    setQuery({ ...query, material: m.id });
+    list.patch({ material: m.id });
   };
-  const closeMaterial = () => setQuery({ ...query, material: undefined });
+  const closeMaterial = () => list.patch({ material: undefined });
 
-  const toggle = useCallback(
-    (m: Material, checked: boolean) =>
-      setSelected((prev) => {
-        const next = new Map(prev);
-        if (checked) next.set(m.id, m);
-        else next.delete(m.id);
-        return next;
-      }),
-    [],
-  );
-  const clearSelection = () => setSelected(new Map());
-  const selectedRows = [...selected.values()];
+  const toggle = selection.toggle;
+  const clearSelection = selection.clear;
+  const selectedRows = selection.rows;
   const pageRows = materials.data?.list ?? [];
-  const pageSelected = pageRows.filter((m) => selected.has(m.id)).length;
+  const pageSelected = pageRows.filter((m) => selection.has(m.id)).length;
 
   const handleDelete = (targets: Material[]) => {
     const inUse = targets.filter((m) => m.ads_using > 0);
@@ -187,7 +160,7 @@ export function MaterialsScreen({ mode }: { mode: MaterialsMode }) {
         const ids = free.map((m) => m.id);
         const { deleted } = await deleteMaterials.mutateAsync(ids);
         message.success(t('delete.deleted', { count: deleted }));
-        setSelected((prev) => new Map([...prev].filter(([id]) => !ids.includes(id))));
+        selection.drop(ids);
         if (query.material !== undefined && ids.includes(query.material)) closeMaterial();
       },
     });
@@ -217,25 +190,17 @@ export function MaterialsScreen({ mode }: { mode: MaterialsMode }) {
     }
   };
 
-  const choosable = useMemo(
-    () => materialColumns({ t, tc, query }).map((c) => ({ key: String(c.key), title: c.title as string, locked: LOCKED_COLUMNS.has(String(c.key)) })),
-    [t, tc, query],
-  );
+  const choosable = useMemo(() => materialColumns({ t, tc }), [t, tc]);
 
-  const empty = (
-    <ListEmpty
-      query={materials}
-      filtered={hasFilters}
-      emptyText={mode === 'upload' ? t('library.empty') : t('library.emptyPreset')}
-      emptyAction={
-        mode !== 'upload' && canUpload && !showUpload ? (
-          <Button type="primary" icon={<CloudUploadOutlined />} onClick={() => setShowUpload(true)}>
-            {t('upload.show')}
-          </Button>
-        ) : undefined
-      }
-    />
-  );
+  const empty = {
+    text: mode === 'upload' ? t('library.empty') : t('library.emptyPreset'),
+    action:
+      mode !== 'upload' && canUpload && !showUpload ? (
+        <Button type="primary" icon={<CloudUploadOutlined />} onClick={() => setShowUpload(true)}>
+          {t('upload.show')}
+        </Button>
+      ) : undefined,
+  };
 
   const drawerInitial = opened?.id === query.material ? opened : materials.data?.list.find((m) => m.id === query.material);
 
@@ -263,9 +228,9 @@ export function MaterialsScreen({ mode }: { mode: MaterialsMode }) {
             canPickCatalog={canPickCatalog}
             facets={facets.data}
             onOpenMaterial={openMaterial}
-            onSelectMaterials={(list) => {
-              setSelected(new Map(list.map((m) => [m.id, m])));
-              message.success(t('upload.selectedUploaded', { count: list.length }));
+            onSelectMaterials={(uploaded) => {
+              selection.set(uploaded);
+              message.success(t('upload.selectedUploaded', { count: uploaded.length }));
             }}
           />
         </Card>
@@ -275,8 +240,9 @@ export function MaterialsScreen({ mode }: { mode: MaterialsMode }) {
       ))}
       <Card size="small">
         <MaterialFilters
-          value={filters}
-          onChange={handleFilters}
+          value={list.filters}
+          onChange={list.setFilters}
+          onReset={list.reset}
           lockedPlatform={preset.platform}
           lockedKind={preset.kind as MaterialKind | undefined}
           facets={facets.data}
@@ -309,18 +275,18 @@ export function MaterialsScreen({ mode }: { mode: MaterialsMode }) {
                   aria-label={t('library.sort.label')}
                   value={sortKeyOf(query) ?? 'newest'}
                   style={{ width: 140 }}
-                  onChange={(k) => setQuery({ ...query, page: 1, sort_field: undefined, sort_order: undefined, ...SORTS[k] })}
+                  onChange={(k) => list.patch({ page: 1, sort_field: undefined, sort_order: undefined, ...SORTS[k] })}
                   options={(Object.keys(SORTS) as SortKey[]).map((k) => ({ value: k, label: t(`library.sort.${k}`) }))}
                 />
               </>
             )}
           </Flex>
           <Flex gap={8} align="center">
-            {view === 'list' && <ColumnChooser columns={choosable} hidden={columnPrefs.hidden} onChange={columnPrefs.setHidden} onReset={columnPrefs.reset} />}
+            {view === 'list' && <ColumnChooser columns={choosable} prefs={columnPrefs} />}
             <Button icon={<ReloadOutlined />} loading={materials.isFetching} onClick={() => void materials.refetch()} aria-label={tc('actions.refresh')} />
           </Flex>
         </Flex>
-        <SelectionBar count={selected.size} onClear={clearSelection}>
+        <SelectionBar count={selection.count} onClear={clearSelection}>
           <Button size="small" type="primary" icon={<CloudUploadOutlined />} onClick={() => setPushTarget(selectedRows)}>
             {t('actions.push')}
           </Button>
@@ -341,28 +307,24 @@ export function MaterialsScreen({ mode }: { mode: MaterialsMode }) {
             <MaterialGrid
               list={materials.data?.list}
               loading={materials.isFetching && (materials.isPlaceholderData || materials.isPending)}
-              empty={empty}
-              selectedIds={new Set(selected.keys())}
+              empty={<ListEmpty result={materials} filtered={list.hasFilters} {...empty} />}
+              selectedIds={new Set(selection.keys)}
               onToggle={toggle}
               onOpen={openMaterial}
             />
-            {(total ?? 0) > 0 && (
+            {(materials.data?.total ?? 0) > 0 && (
               <Flex justify="flex-end" style={{ padding: '0 12px 12px' }}>
-                <Pagination {...listPagination(query, total)} onChange={(page, pageSize) => setQuery({ ...query, page: pageSize !== query.page_size ? 1 : page, page_size: pageSize })} />
+                <Pagination {...list.pagination(materials.data?.total)} />
               </Flex>
             )}
           </>
         ) : (
           <MaterialTable
-            query={query}
-            list={materials.data?.list}
-            total={total}
-            loading={materials.isFetching}
+            list={list}
+            result={materials}
             hidden={columnPrefs.hidden}
             empty={empty}
-            selectedIds={[...selected.keys()]}
-            onSelect={(ids, rows) => setSelected((prev) => new Map(ids.map((id) => [id, rows.find((r) => r?.id === id) ?? prev.get(id)!] as const).filter(([, m]) => m)))}
-            onQueryChange={setQuery}
+            selection={selection}
             onOpen={openMaterial}
             onPush={(m) => setPushTarget([m])}
             onDelete={(m) => handleDelete([m])}

@@ -1,10 +1,9 @@
 import { Form, Input, Select } from 'antd';
-import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AdAccountSelect } from '@/components/ad-account-select';
 import { UserPicker } from '@/components/user-picker';
 import type { PersonalAccountOption } from '@/lib/lookups/use-personal-account-options';
-import { FilterActions } from '@/components/filter-actions';
+import { FilterBar } from '@/components/list-kit';
 
 export interface PageFilterValues {
   keyword?: string;
@@ -25,6 +24,7 @@ const clean = (v: PageFilterValues): PageFilterValues => ({
 interface Props {
   value: PageFilterValues;
   onChange: (next: PageFilterValues) => void;
+  onReset: () => void;
   /** False when the viewer may not list ad accounts: that filter is left out. */
   canPickAdAccounts: boolean;
   /** null when the viewer may not list personal accounts. */
@@ -32,26 +32,12 @@ interface Props {
 }
 
 /** The filter bar of /auth/homepage. */
-export function PageFilters({ value, onChange, canPickAdAccounts, personalAccounts }: Props) {
+export function PageFilters({ value, onChange, onReset, canPickAdAccounts, personalAccounts }: Props) {
   const { t } = useTranslation('assets');
-  const [form] = Form.useForm<PageFilterValues>();
-  const { keyword, ad_account_id, user_id, personal_account_id } = value;
 
-  useEffect(() => {
-    form.setFieldsValue({ keyword, ad_account_id, user_id, personal_account_id });
-  }, [form, keyword, ad_account_id, user_id, personal_account_id]);
 
   return (
-    <Form<PageFilterValues>
-      form={form}
-      layout="inline"
-      onFinish={(v) => onChange(clean(v))}
-      onValuesChange={(changed: PageFilterValues) => {
-        if (Object.keys(changed).some((k) => APPLY_ON_CHANGE.has(k as keyof PageFilterValues))) form.submit();
-      }}
-      style={{ rowGap: 12 }}
-      aria-label="filters"
-    >
+    <FilterBar<PageFilterValues> value={value} onChange={onChange} onReset={onReset} normalize={clean} applyOnChange={[...APPLY_ON_CHANGE]}>
       <Form.Item name="keyword" label={t('pages.filters.keyword')}>
         <Input allowClear placeholder={t('pages.filters.keywordPlaceholder')} style={{ width: 200 }} maxLength={100} />
       </Form.Item>
@@ -75,7 +61,6 @@ export function PageFilters({ value, onChange, canPickAdAccounts, personalAccoun
           />
         </Form.Item>
       )}
-      <FilterActions onReset={() => onChange({})} />
-    </Form>
+    </FilterBar>
   );
 }

@@ -1,38 +1,33 @@
 import { FlagOutlined } from '@ant-design/icons';
 import type { Page } from '@ads/contracts';
-import { Avatar, Button, Flex, Table, theme, Tooltip, Typography, type TableColumnsType, type TableProps } from 'antd';
-import type { ReactNode } from 'react';
+import { Avatar, Button, Flex, theme, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { RefTags } from '@/components/ref-tags';
 import { formatDateTime, formatRelative } from '@/lib/format';
-import { columnSortOrder, listPagination, nextListState } from '@/lib/list-table';
-import type { PagesPage, PagesQuery } from '../api/use-pages';
+import { ListTable, type EmptyConfig, type ListColumn, type ListResult, type ListView, type RowSelection } from '@/components/list-kit';
+import type { PagesPage } from '../api/use-pages';
 
 interface Props {
-  query: PagesQuery;
-  data: PagesPage | undefined;
-  loading: boolean;
-  empty: ReactNode;
-  selectedIds: number[];
-  onSelect: (ids: number[], rows: Page[]) => void;
-  onQueryChange: (next: PagesQuery) => void;
+  list: ListView;
+  result: ListResult<PagesPage>;
+  empty: EmptyConfig;
+  selection?: RowSelection<Page>;
   /** Absent when the viewer may not associate anything. */
   onAssociate?: (page: Page) => void;
 }
 
 /** Facebook pages with who reaches them and who may use them. */
-export function PageTable({ query, data, loading, empty, selectedIds, onSelect, onQueryChange, onAssociate }: Props) {
+export function PageTable({ list, result, empty, selection, onAssociate }: Props) {
   const { t } = useTranslation('assets');
   const { t: tc } = useTranslation();
   const { token } = theme.useToken();
 
-  const columns: TableColumnsType<Page> = [
+  const columns: ListColumn<Page>[] = [
     {
       key: 'name',
       title: t('pages.columns.name'),
       dataIndex: 'name',
-      sorter: true,
-      sortOrder: columnSortOrder(query, 'name'),
+      sortable: true,
       fixed: 'left',
       width: 240,
       render: (name: string, p) => (
@@ -93,25 +88,14 @@ export function PageTable({ query, data, loading, empty, selectedIds, onSelect, 
       ),
     });
 
-  const handleChange: TableProps<Page>['onChange'] = (pagination, _filters, sorter) => onQueryChange(nextListState(query, pagination, sorter));
-
   return (
-    <Table<Page>
+    <ListTable<Page, PagesPage>
+      list={list}
+      result={result}
       rowKey="id"
-      size="middle"
       columns={columns}
-      dataSource={data?.list}
-      loading={loading}
-      pagination={listPagination(query, data?.total)}
-      onChange={handleChange}
-      scroll={{ x: 1170 }}
-      locale={{ emptyText: empty }}
-      rowSelection={{
-        selectedRowKeys: selectedIds,
-        preserveSelectedRowKeys: true,
-        onChange: (keys, rows) => onSelect(keys as number[], rows),
-        getCheckboxProps: (p) => ({ 'aria-label': p.name }),
-      }}
+      empty={empty}
+      selection={selection && { ...selection.tableSelection, label: (p) => p.name }}
     />
   );
 }

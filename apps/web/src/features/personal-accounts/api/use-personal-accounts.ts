@@ -3,7 +3,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { api } from '@/lib/api-client';
 import { rootKeys } from '@/lib/query-keys';
-import { urlBoolean } from '@/lib/url-params';
+import { urlBoolean } from '@/components/list-kit';
 
 /** The personal-account list state as it lives in the URL. */
 export const personalAccountsQuerySchema = listPersonalAccountsBodySchema.extend({ hosted: urlBoolean.optional() });

@@ -1,10 +1,9 @@
 import type { TokenStatus } from '@ads/contracts';
 import { Form, Input, Select } from 'antd';
-import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BooleanSelect } from '@/components/boolean-select';
 import { UserPicker } from '@/components/user-picker';
-import { FilterActions } from '@/components/filter-actions';
+import { FilterBar } from '@/components/list-kit';
 
 export interface PersonalAccountFilterValues {
   keyword?: string;
@@ -24,27 +23,12 @@ const clean = (v: PersonalAccountFilterValues): PersonalAccountFilterValues => (
 });
 
 /** The filter bar of the personal-account list. */
-export function PersonalAccountFilters({ value, onChange }: { value: PersonalAccountFilterValues; onChange: (next: PersonalAccountFilterValues) => void }) {
+export function PersonalAccountFilters({ value, onChange, onReset }: { value: PersonalAccountFilterValues; onChange: (next: PersonalAccountFilterValues) => void; onReset: () => void }) {
   const { t } = useTranslation('assets');
-  const [form] = Form.useForm<PersonalAccountFilterValues>();
-  const { keyword, status, owner_user_id, hosted } = value;
 
-  // Follow the URL (back/forward, shared links).
-  useEffect(() => {
-    form.setFieldsValue({ keyword, status, owner_user_id, hosted });
-  }, [form, keyword, status, owner_user_id, hosted]);
 
   return (
-    <Form<PersonalAccountFilterValues>
-      form={form}
-      layout="inline"
-      onFinish={(v) => onChange(clean(v))}
-      onValuesChange={(changed: PersonalAccountFilterValues) => {
-        if (Object.keys(changed).some((k) => APPLY_ON_CHANGE.has(k as keyof PersonalAccountFilterValues))) form.submit();
-      }}
-      style={{ rowGap: 12 }}
-      aria-label="filters"
-    >
+    <FilterBar<PersonalAccountFilterValues> value={value} onChange={onChange} onReset={onReset} normalize={clean} applyOnChange={[...APPLY_ON_CHANGE]}>
       <Form.Item name="keyword" label={t('personal.filters.keyword')}>
         <Input allowClear placeholder={t('personal.filters.keywordPlaceholder')} style={{ width: 200 }} maxLength={100} />
       </Form.Item>
@@ -62,7 +46,6 @@ export function PersonalAccountFilters({ value, onChange }: { value: PersonalAcc
       <Form.Item name="hosted" label={t('personal.filters.hosted')}>
         <BooleanSelect placeholder={t('common.all')} style={{ width: 110 }} trueLabel={t('common.hosted')} falseLabel={t('common.notHosted')} />
       </Form.Item>
-      <FilterActions onReset={() => onChange({})} />
-    </Form>
+    </FilterBar>
   );
 }

@@ -1,14 +1,13 @@
 import { DeleteOutlined, DownOutlined, UserSwitchOutlined } from '@ant-design/icons';
 import type { PersonalAccount } from '@ads/contracts';
-import { Button, Dropdown, Flex, Switch, Table, Tooltip, Typography, type TableColumnsType, type TableProps } from 'antd';
-import type { ReactNode } from 'react';
+import { Button, Dropdown, Flex, Switch, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { TaskStatusTag } from '@/components/task-status-tag';
 import { formatDateTime, formatRelative } from '@/lib/format';
-import { columnSortOrder, listPagination, nextListState } from '@/lib/list-table';
+import { ListTable, type EmptyConfig, type ListColumn, type ListResult, type ListView, type RowSelection } from '@/components/list-kit';
 import { canAssignToUsers, hasPath, type Viewer } from '@/lib/permissions';
-import type { PersonalAccountsPage, PersonalAccountsQuery } from '../api/use-personal-accounts';
+import type { PersonalAccountsPage } from '../api/use-personal-accounts';
 import { ScopesCell, TokenHealth } from './token-health';
 
 export interface PersonalAccountActions {
@@ -21,14 +20,11 @@ export interface PersonalAccountActions {
 }
 
 interface Props extends PersonalAccountActions {
-  query: PersonalAccountsQuery;
-  data: PersonalAccountsPage | undefined;
-  loading: boolean;
+  list: ListView;
+  result: ListResult<PersonalAccountsPage>;
   viewer: Viewer;
-  empty: ReactNode;
-  selectedIds: number[];
-  onSelect: (ids: number[], rows: PersonalAccount[]) => void;
-  onQueryChange: (next: PersonalAccountsQuery) => void;
+  empty: EmptyConfig;
+  selection?: RowSelection<PersonalAccount>;
   /** Ids whose check or sync is on its way (their buttons spin). */
   checkingId: number | null;
   syncingIds: ReadonlySet<number>;
@@ -36,7 +32,7 @@ interface Props extends PersonalAccountActions {
 }
 
 /** The personal-account table: token health, scopes, owner, hosting, what it reaches, last sync. */
-export function PersonalAccountTable({ query, data, loading, viewer, empty, selectedIds, onSelect, onQueryChange, checkingId, syncingIds, hostedPendingId, ...actions }: Props) {
+export function PersonalAccountTable({ list, result, viewer, empty, selection, checkingId, syncingIds, hostedPendingId, ...actions }: Props) {
   const { t } = useTranslation('assets');
   const { t: tc } = useTranslation();
   const canSeeAccounts = hasPath(viewer, '/auth/account');
@@ -51,13 +47,12 @@ export function PersonalAccountTable({ query, data, loading, viewer, empty, sele
     </Flex>
   );
 
-  const columns: TableColumnsType<PersonalAccount> = [
+  const columns: ListColumn<PersonalAccount>[] = [
     {
       key: 'name',
       title: t('personal.columns.name'),
       dataIndex: 'name',
-      sorter: true,
-      sortOrder: columnSortOrder(query, 'name'),
+      sortable: true,
       fixed: 'left',
       width: 180,
       render: (name: string, a) => (
@@ -74,8 +69,7 @@ export function PersonalAccountTable({ query, data, loading, viewer, empty, sele
     {
       key: 'token_expires_at',
       title: t('personal.columns.token'),
-      sorter: true,
-      sortOrder: columnSortOrder(query, 'token_expires_at'),
+      sortable: true,
       width: 180,
       render: (_, a) => (
         <Flex vertical gap={4} align="flex-start">
@@ -124,8 +118,7 @@ export function PersonalAccountTable({ query, data, loading, viewer, empty, sele
     {
       key: 'last_synced_at',
       title: t('personal.columns.lastSync'),
-      sorter: true,
-      sortOrder: columnSortOrder(query, 'last_synced_at'),
+      sortable: true,
       width: 170,
       render: (_, a) => (
         <Flex vertical gap={2} align="flex-start">
@@ -179,25 +172,14 @@ export function PersonalAccountTable({ query, data, loading, viewer, empty, sele
     },
   ];
 
-  const handleChange: TableProps<PersonalAccount>['onChange'] = (pagination, _filters, sorter) => onQueryChange(nextListState(query, pagination, sorter));
-
   return (
-    <Table<PersonalAccount>
+    <ListTable<PersonalAccount, PersonalAccountsPage>
+      list={list}
+      result={result}
       rowKey="id"
-      size="middle"
       columns={columns}
-      dataSource={data?.list}
-      loading={loading}
-      pagination={listPagination(query, data?.total)}
-      onChange={handleChange}
-      scroll={{ x: 1220 }}
-      locale={{ emptyText: empty }}
-      rowSelection={{
-        selectedRowKeys: selectedIds,
-        preserveSelectedRowKeys: true,
-        onChange: (keys, rows) => onSelect(keys as number[], rows),
-        getCheckboxProps: (a) => ({ 'aria-label': a.name }),
-      }}
+      empty={empty}
+      selection={selection && { ...selection.tableSelection, label: (a) => a.name }}
     />
   );
 }

@@ -2,11 +2,10 @@ import { FacebookOutlined, HistoryOutlined, KeyOutlined, SyncOutlined, UserSwitc
 import type { PersonalAccount, Task } from '@ads/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card } from 'antd';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ListEmpty } from '@/components/list-empty';
+import { SelectionBar, useListQuery, useRowSelection } from '@/components/list-kit';
 import { PageShell } from '@/components/page-shell';
-import { SelectionBar } from '@/components/selection-bar';
 import { TaskProgress } from '@/components/task-progress';
 import { TasksDrawer } from '@/components/tasks-drawer';
 import { useRouteTitle } from '@/components/use-route-title';
@@ -14,22 +13,22 @@ import { confirmAction } from '@/lib/confirm';
 import { navigateAway } from '@/lib/navigate-away';
 import { canAssignToUsers, useViewer } from '@/lib/permissions';
 import { syncedAssetKeys } from '@/lib/query-keys';
-import { useUrlQuery } from '@/lib/use-url-query';
 import '@/locales/assets-namespace';
 import { useCheckToken } from '../api/use-check-token';
 import { useDisconnect } from '../api/use-disconnect';
 import { useOauthStart } from '../api/use-oauth-start';
-import { personalAccountsQuerySchema, usePersonalAccounts, type PersonalAccountsQuery } from '../api/use-personal-accounts';
+import { personalAccountsQuerySchema, usePersonalAccounts } from '../api/use-personal-accounts';
 import { useSetPersonalHosted } from '../api/use-set-personal-hosted';
 import { useSyncPersonalAccounts } from '../api/use-sync-personal-accounts';
 import { ConnectPanel } from '../components/connect-panel';
 import { ConnectTokenModal } from '../components/connect-token-modal';
-import { PersonalAccountFilters, type PersonalAccountFilterValues } from '../components/personal-account-filters';
+import { PersonalAccountFilters } from '../components/personal-account-filters';
 import { PersonalAccountTable } from '../components/personal-account-table';
 import { SetOwnerModal } from '../components/set-owner-modal';
 import { useOauthReturn } from '../components/use-oauth-return';
 
 const FILTER_KEYS = ['keyword', 'status', 'owner_user_id', 'hosted'] as const;
+const personalId = (a: PersonalAccount) => a.id;
 
 interface RunningSync {
   taskId: number;
@@ -48,34 +47,21 @@ export function PersonalAccountsScreen({ mode }: { mode: 'manage' | 'connect' })
   const queryClient = useQueryClient();
   const title = useRouteTitle(mode === 'manage' ? '/auth/personage' : '/operation/auth');
   const viewer = useViewer();
-  const [query, setQuery] = useUrlQuery(personalAccountsQuerySchema);
-  const accounts = usePersonalAccounts(query);
+  const list = useListQuery(personalAccountsQuerySchema, { filterKeys: FILTER_KEYS });
+  const accounts = usePersonalAccounts(list.query);
   const oauthStart = useOauthStart();
   const checkToken = useCheckToken();
   const sync = useSyncPersonalAccounts();
   const setHosted = useSetPersonalHosted();
   const disconnect = useDisconnect();
 
-  const [selected, setSelected] = useState<Map<number, PersonalAccount>>(new Map());
+  const selection = useRowSelection<PersonalAccount>(personalId);
   const [tokenOpen, setTokenOpen] = useState(false);
   const [ownerTarget, setOwnerTarget] = useState<PersonalAccount[] | null>(null);
   const [tasksOpen, setTasksOpen] = useState(false);
   const [running, setRunning] = useState<RunningSync[]>([]);
 
-  const filters = useMemo(() => {
-    const f: PersonalAccountFilterValues = {};
-    for (const k of FILTER_KEYS) if (query[k] !== undefined) Object.assign(f, { [k]: query[k] });
-    return f;
-  }, [query]);
-  const hasFilters = Object.keys(filters).length > 0;
-  const noAccountsYet = !hasFilters && accounts.data?.total === 0 && !accounts.isPlaceholderData;
-
-  // After disconnecting the last row of the last page, step back to a page that has rows.
-  const total = accounts.data?.total;
-  const lastPage = total === undefined ? query.page : Math.max(1, Math.ceil(total / query.page_size));
-  useEffect(() => {
-    if (!accounts.isPlaceholderData && query.page > lastPage) setQuery({ ...query, page: lastPage }, { replace: true });
-  }, [accounts.isPlaceholderData, query, lastPage, setQuery]);
+  const noAccountsYet = !list.hasFilters && accounts.data?.total === 0 && !accounts.isPlaceholderData;
 
   useOauthReturn(
     useCallback(() => {
@@ -138,19 +124,11 @@ export function PersonalAccountsScreen({ mode }: { mode: 'manage' | 'connect' })
       danger: true,
       action: async () => {
         await disconnect.mutateAsync(a.id);
-        setSelected((prev) => {
-          const next = new Map(prev);
-          next.delete(a.id);
-          return next;
-        });
+        selection.set(selection.rows.filter((r) => r.id !== a.id));
         message.success(t('personal.disconnected', { name: a.name }));
       },
     });
 
-  const handleFilters = (next: PersonalAccountFilterValues) =>
-    setQuery({ ...next, page: 1, page_size: query.page_size, sort_field: query.sort_field, sort_order: query.sort_order } satisfies PersonalAccountsQuery);
-
-  const selectedRows = [...selected.values()];
   const syncingIds = useMemo(() => new Set(running.flatMap((r) => (r.finished ? [] : r.ids))), [running]);
   const connectButtons = (
     <>
@@ -182,34 +160,31 @@ export function PersonalAccountsScreen({ mode }: { mode: 'manage' | 'connect' })
         <TaskProgress key={r.taskId} taskId={r.taskId} onFinished={handleTaskFinished} onClose={() => setRunning((prev) => prev.filter((x) => x.taskId !== r.taskId))} />
       ))}
       <Card size="small">
-        <PersonalAccountFilters value={filters} onChange={handleFilters} />
+        <PersonalAccountFilters value={list.filters} onChange={list.setFilters} onReset={list.reset} />
       </Card>
       <Card size="small" styles={{ body: { padding: 0 } }}>
-        <SelectionBar count={selected.size} onClear={() => setSelected(new Map())}>
-          <Button size="small" icon={<SyncOutlined />} loading={sync.isPending} onClick={() => void handleSync([...selected.keys()])}>
+        <SelectionBar count={selection.count} onClear={selection.clear}>
+          <Button size="small" icon={<SyncOutlined />} loading={sync.isPending} onClick={() => void handleSync(selection.keys)}>
             {t('personal.sync')}
           </Button>
           {canAssignToUsers(viewer) && (
-            <Button size="small" icon={<UserSwitchOutlined />} onClick={() => setOwnerTarget(selectedRows)}>
+            <Button size="small" icon={<UserSwitchOutlined />} onClick={() => setOwnerTarget(selection.rows)}>
               {t('personal.setOwner')}
             </Button>
           )}
-          <Button size="small" onClick={() => void handleSetHosted([...selected.keys()], true)}>
+          <Button size="small" onClick={() => void handleSetHosted(selection.keys, true)}>
             {t('common.hostOn')}
           </Button>
-          <Button size="small" onClick={() => void handleSetHosted([...selected.keys()], false)}>
+          <Button size="small" onClick={() => void handleSetHosted(selection.keys, false)}>
             {t('common.hostOff')}
           </Button>
         </SelectionBar>
         <PersonalAccountTable
-          query={query}
-          data={accounts.data}
-          loading={accounts.isFetching}
+          list={list}
+          result={accounts}
           viewer={viewer}
-          empty={<ListEmpty query={accounts} filtered={hasFilters} emptyText={accounts.data?.outside_scope ? t('outsideScope.personal', { count: accounts.data.outside_scope }) : t('personal.empty')} />}
-          selectedIds={[...selected.keys()]}
-          onSelect={(ids, rows) => setSelected((prev) => new Map(ids.map((id) => [id, rows.find((r) => r?.id === id) ?? prev.get(id)!] as const).filter(([, a]) => a)))}
-          onQueryChange={setQuery}
+          empty={{ text: t('personal.empty'), outsideScope: (count) => t('outsideScope.personal', { count }) }}
+          selection={selection}
           checkingId={checkToken.isPending ? (checkToken.variables ?? null) : null}
           syncingIds={syncingIds}
           hostedPendingId={setHosted.isPending && setHosted.variables?.ids.length === 1 ? (setHosted.variables.ids[0] ?? null) : null}
@@ -230,7 +205,7 @@ export function PersonalAccountsScreen({ mode }: { mode: 'manage' | 'connect' })
           onClose={() => setOwnerTarget(null)}
           onSaved={() => {
             setOwnerTarget(null);
-            setSelected(new Map());
+            selection.clear();
           }}
         />
       )}

@@ -1,24 +1,20 @@
 import { InfoCircleOutlined } from '@ant-design/icons';
 import type { Pixel, PixelAdAccount } from '@ads/contracts';
-import { Badge, Button, Flex, Table, Tag, Tooltip, Typography, type TableColumnsType, type TableProps } from 'antd';
-import type { ReactNode } from 'react';
+import { Badge, Button, Flex, Tag, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { RefTags } from '@/components/ref-tags';
 import { formatDateTime, formatRelative, msSince } from '@/lib/format';
-import { columnSortOrder, listPagination, nextListState } from '@/lib/list-table';
-import type { PixelsPage, PixelsQuery } from '../api/use-pixels';
+import { ListTable, type EmptyConfig, type ListColumn, type ListResult, type ListView, type RowSelection } from '@/components/list-kit';
+import type { PixelsPage } from '../api/use-pixels';
 
 /** A pixel that has not fired for this long is worth a look. */
 const QUIET_AFTER_MS = 24 * 3600 * 1000;
 
 interface Props {
-  query: PixelsQuery;
-  data: PixelsPage | undefined;
-  loading: boolean;
-  empty: ReactNode;
-  selectedIds: number[];
-  onSelect: (ids: number[], rows: Pixel[]) => void;
-  onQueryChange: (next: PixelsQuery) => void;
+  list: ListView;
+  result: ListResult<PixelsPage>;
+  empty: EmptyConfig;
+  selection?: RowSelection<Pixel>;
   onAssociate?: (pixel: Pixel) => void;
 }
 
@@ -48,17 +44,16 @@ function PixelAccountTag({ account }: { account: PixelAdAccount }) {
 }
 
 /** Pixels with when they last fired, the ad accounts they are shared with and the sites using them. */
-export function PixelTable({ query, data, loading, empty, selectedIds, onSelect, onQueryChange, onAssociate }: Props) {
+export function PixelTable({ list, result, empty, selection, onAssociate }: Props) {
   const { t } = useTranslation('assets');
   const { t: tc } = useTranslation();
 
-  const columns: TableColumnsType<Pixel> = [
+  const columns: ListColumn<Pixel>[] = [
     {
       key: 'name',
       title: t('pixels.columns.name'),
       dataIndex: 'name',
-      sorter: true,
-      sortOrder: columnSortOrder(query, 'name'),
+      sortable: true,
       fixed: 'left',
       width: 240,
       render: (name: string, p) => (
@@ -76,8 +71,7 @@ export function PixelTable({ query, data, loading, empty, selectedIds, onSelect,
       key: 'last_fired_at',
       title: t('pixels.columns.lastFired'),
       dataIndex: 'last_fired_at',
-      sorter: true,
-      sortOrder: columnSortOrder(query, 'last_fired_at'),
+      sortable: true,
       width: 160,
       render: (v: string | null) => <LastFired at={v} />,
     },
@@ -123,29 +117,14 @@ export function PixelTable({ query, data, loading, empty, selectedIds, onSelect,
       ),
     });
 
-  const handleChange: TableProps<Pixel>['onChange'] = (pagination, _filters, sorter) => onQueryChange(nextListState(query, pagination, sorter));
-
   return (
-    <Table<Pixel>
+    <ListTable<Pixel, PixelsPage>
+      list={list}
+      result={result}
       rowKey="id"
-      size="middle"
       columns={columns}
-      dataSource={data?.list}
-      loading={loading}
-      pagination={listPagination(query, data?.total)}
-      onChange={handleChange}
-      scroll={{ x: 1100 }}
-      locale={{ emptyText: empty }}
-      rowSelection={
-        onAssociate
-          ? {
-              selectedRowKeys: selectedIds,
-              preserveSelectedRowKeys: true,
-              onChange: (keys, rows) => onSelect(keys as number[], rows),
-              getCheckboxProps: (p) => ({ 'aria-label': p.name }),
-            }
-          : undefined
-      }
+      empty={empty}
+      selection={onAssociate && selection ? { ...selection.tableSelection, label: (p) => p.name } : undefined}
     />
   );
 }

@@ -1,36 +1,32 @@
 import { routeByPath, type Role } from '@ads/contracts';
-import { Button, Flex, Table, Tag, Tooltip, Typography, type TableColumnsType, type TableProps } from 'antd';
-import type { ReactNode } from 'react';
+import { Button, Flex, Tag, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '@/lib/format';
-import { columnSortOrder, listPagination, nextListState } from '@/lib/list-table';
+import { ListTable, type EmptyConfig, type ListColumn, type ListResult, type ListView } from '@/components/list-kit';
 import { useSettings } from '@/stores/settings-store';
-import type { RolesPage, RolesQuery } from '../api/use-roles';
+import type { RolesPage } from '../api/use-roles';
 import { routeTitle, toLeafPaths } from './route-paths';
 
 interface Props {
-  query: RolesQuery;
-  data: RolesPage | undefined;
-  loading: boolean;
-  empty: ReactNode;
-  onQueryChange: (next: RolesQuery) => void;
+  list: ListView;
+  result: ListResult<RolesPage>;
+  empty: EmptyConfig;
   onEdit: (role: Role) => void;
   onDelete: (role: Role) => void;
 }
 
 /** Roles with their page count and members; server-side paging and sorting. */
-export function RoleTable({ query, data, loading, empty, onQueryChange, onEdit, onDelete }: Props) {
+export function RoleTable({ list, result, empty, onEdit, onDelete }: Props) {
   const { t } = useTranslation('sys');
   const { t: tc } = useTranslation();
   const locale = useSettings((s) => s.locale);
 
-  const columns: TableColumnsType<Role> = [
+  const columns: ListColumn<Role>[] = [
     {
       key: 'name',
       title: t('roles.columns.name'),
       dataIndex: 'name',
-      sorter: true,
-      sortOrder: columnSortOrder(query, 'name'),
+      sortable: true,
       width: 220,
       ellipsis: true,
       render: (name: string, role) => (
@@ -66,13 +62,12 @@ export function RoleTable({ query, data, loading, empty, onQueryChange, onEdit, 
         );
       },
     },
-    { key: 'member_count', title: t('roles.columns.members'), dataIndex: 'member_count', sorter: true, sortOrder: columnSortOrder(query, 'member_count'), width: 110 },
+    { key: 'member_count', title: t('roles.columns.members'), dataIndex: 'member_count', sortable: true, width: 110 },
     {
       key: 'created_at',
       title: t('roles.columns.createdAt'),
       dataIndex: 'created_at',
-      sorter: true,
-      sortOrder: columnSortOrder(query, 'created_at'),
+      sortable: true,
       width: 160,
       render: (v: string) => formatDateTime(v),
     },
@@ -80,8 +75,7 @@ export function RoleTable({ query, data, loading, empty, onQueryChange, onEdit, 
       key: 'updated_at',
       title: t('roles.columns.updatedAt'),
       dataIndex: 'updated_at',
-      sorter: true,
-      sortOrder: columnSortOrder(query, 'updated_at'),
+      sortable: true,
       width: 160,
       render: (v: string) => formatDateTime(v),
     },
@@ -109,19 +103,13 @@ export function RoleTable({ query, data, loading, empty, onQueryChange, onEdit, 
     },
   ];
 
-  const handleChange: TableProps<Role>['onChange'] = (pagination, _filters, sorter) => onQueryChange(nextListState(query, pagination, sorter));
-
   return (
-    <Table<Role>
+    <ListTable<Role, RolesPage>
+      list={list}
+      result={result}
       rowKey="id"
-      size="middle"
       columns={columns}
-      dataSource={data?.list}
-      loading={loading}
-      pagination={listPagination(query, data?.total)}
-      onChange={handleChange}
-      scroll={{ x: 1000 }}
-      locale={{ emptyText: empty }}
+      empty={empty}
     />
   );
 }

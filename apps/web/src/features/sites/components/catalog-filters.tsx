@@ -1,10 +1,9 @@
 import type { DramaTestStatus } from '@ads/contracts';
 import { AutoComplete, Form, Input, Select } from 'antd';
-import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { COMMON_LANGUAGES } from './catalog-query';
 import { DRAMA_TEST_STATUSES } from './drama-status-tag';
-import { FilterActions } from '@/components/filter-actions';
+import { FilterBar } from '@/components/list-kit';
 
 export interface CatalogFilterValues {
   keyword?: string;
@@ -21,26 +20,12 @@ const clean = (v: CatalogFilterValues): CatalogFilterValues => ({
 });
 
 /** Catalog filters: keyword and tag for both kinds; language and test status for dramas. */
-export function CatalogFilters({ kind, value, onChange }: { kind: 'dramas' | 'products'; value: CatalogFilterValues; onChange: (next: CatalogFilterValues) => void }) {
+export function CatalogFilters({ kind, value, onChange, onReset }: { kind: 'dramas' | 'products'; value: CatalogFilterValues; onChange: (next: CatalogFilterValues) => void; onReset: () => void }) {
   const { t } = useTranslation('assets');
-  const [form] = Form.useForm<CatalogFilterValues>();
-  const { keyword, language, test_status, tag } = value;
 
-  useEffect(() => {
-    form.setFieldsValue({ keyword, language, test_status, tag });
-  }, [form, keyword, language, test_status, tag]);
 
   return (
-    <Form<CatalogFilterValues>
-      form={form}
-      layout="inline"
-      onFinish={(v) => onChange(clean(v))}
-      onValuesChange={(changed: CatalogFilterValues) => {
-        if ('test_status' in changed) form.submit();
-      }}
-      style={{ rowGap: 12 }}
-      aria-label="catalog filters"
-    >
+    <FilterBar<CatalogFilterValues> value={value} onChange={onChange} onReset={onReset} normalize={clean} applyOnChange={['test_status']} label="catalog filters">
       <Form.Item name="keyword" label={t('catalog.filters.keyword')}>
         <Input allowClear placeholder={t('catalog.filters.keywordPlaceholder')} style={{ width: 180 }} maxLength={100} />
       </Form.Item>
@@ -62,7 +47,6 @@ export function CatalogFilters({ kind, value, onChange }: { kind: 'dramas' | 'pr
       <Form.Item name="tag" label={t('catalog.filters.tag')}>
         <Input allowClear style={{ width: 120 }} maxLength={32} />
       </Form.Item>
-      <FilterActions onReset={() => onChange({})} />
-    </Form>
+    </FilterBar>
   );
 }

@@ -1,12 +1,12 @@
 import { PictureOutlined } from '@ant-design/icons';
 import type { Drama, Product } from '@ads/contracts';
-import { Button, Flex, Image, Table, theme, Typography, type TableColumnsType, type TableProps } from 'antd';
-import { useState, type ReactNode } from 'react';
+import { Button, Flex, Image, theme, Typography } from 'antd';
+import { useState } from 'react';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { RefTags } from '@/components/ref-tags';
 import { formatDateTime, formatMoney } from '@/lib/format';
-import { columnSortOrder, listPagination, nextListState } from '@/lib/list-table';
-import type { SitesScreenQuery } from './catalog-query';
+import { ListTable, type EmptyConfig, type ListColumn, type ListResult, type ListView } from '@/components/list-kit';
 import { DramaStatusTag } from './drama-status-tag';
 
 /** A cover thumbnail (portrait for dramas, square for products) that opens large on click. */
@@ -26,17 +26,20 @@ function Cover({ url, width, height }: { url: string | null; width: number; heig
 const tagRefs = (tags: readonly string[]) => tags.map((name, i) => ({ id: i, name }));
 
 interface TableCommon<T> {
-  query: SitesScreenQuery;
-  data: { list: T[]; total: number } | undefined;
-  loading: boolean;
-  empty: ReactNode;
-  onQueryChange: (next: SitesScreenQuery) => void;
+  list: ListView;
+  result: ListResult<{ list: T[]; total: number }>;
+  hidden: readonly string[];
+  empty: EmptyConfig;
   onEdit: (row: T) => void;
   onDelete: (row: T) => void;
 }
 
-function actionsColumn<T extends { name: string }>(tc: (k: 'table.actions' | 'actions.edit' | 'actions.delete') => string, onEdit: (r: T) => void, onDelete: (r: T) => void) {
+/** In the column chooser, not shown by default: the catalog sits beside the site list, ~840 px wide at 1440. */
+export const DEFAULT_HIDDEN_CATALOG_COLUMNS: readonly string[] = ['created_at'];
+
+function actionsColumn<T extends { name: string }>(tc: TFunction, onEdit: (r: T) => void, onDelete: (r: T) => void): ListColumn<T> {
   return {
+    locked: true,
     key: 'actions',
     title: tc('table.actions'),
     fixed: 'right' as const,
@@ -54,19 +57,17 @@ function actionsColumn<T extends { name: string }>(tc: (k: 'table.actions' | 'ac
   };
 }
 
-/** The drama catalog of a site. */
-export function DramaTable({ query, data, loading, empty, onQueryChange, onEdit, onDelete }: TableCommon<Drama>) {
-  const { t } = useTranslation('assets');
-  const { t: tc } = useTranslation();
-  const columns: TableColumnsType<Drama> = [
-    { key: 'cover', title: t('catalog.columns.cover'), width: 70, render: (_, d) => <Cover url={d.cover_url} width={36} height={48} /> },
+/** The columns of the drama catalog, keyed for the column chooser. */
+export function dramaColumns(t: TFunction<'assets'>, tc: TFunction, onEdit: (r: Drama) => void, onDelete: (r: Drama) => void): ListColumn<Drama>[] {
+  return [
+    { key: 'cover', title: t('catalog.columns.cover'), width: 60, render: (_, d) => <Cover url={d.cover_url} width={36} height={48} /> },
     {
       key: 'name',
       title: t('catalog.columns.name'),
       dataIndex: 'name',
-      sorter: true,
-      sortOrder: columnSortOrder(query, 'name'),
-      width: 220,
+      sortable: true,
+      width: 190,
+      locked: true,
       render: (name: string, d) => (
         <Flex vertical gap={2}>
           <Typography.Text strong ellipsis={{ tooltip: name }}>
@@ -83,53 +84,42 @@ export function DramaTable({ query, data, loading, empty, onQueryChange, onEdit,
       key: 'episode_count',
       title: t('catalog.columns.episodes'),
       dataIndex: 'episode_count',
-      sorter: true,
-      sortOrder: columnSortOrder(query, 'episode_count'),
+      sortable: true,
       align: 'right',
       width: 110,
     },
-    { key: 'tags', title: t('catalog.columns.tags'), width: 200, render: (_, d) => <RefTags refs={tagRefs(d.tags)} /> },
-    { key: 'test_status', title: t('catalog.columns.testStatus'), width: 100, render: (_, d) => <DramaStatusTag status={d.test_status} /> },
+    { key: 'tags', title: t('catalog.columns.tags'), width: 140, render: (_, d) => <RefTags refs={tagRefs(d.tags)} /> },
+    { key: 'test_status', title: t('catalog.columns.testStatus'), width: 110, render: (_, d) => <DramaStatusTag status={d.test_status} /> },
     {
       key: 'created_at',
       title: t('catalog.columns.createdAt'),
       dataIndex: 'created_at',
-      sorter: true,
-      sortOrder: columnSortOrder(query, 'created_at'),
+      sortable: true,
       width: 140,
       render: (v: string) => formatDateTime(v),
     },
     actionsColumn<Drama>(tc, onEdit, onDelete),
   ];
-  const handleChange: TableProps<Drama>['onChange'] = (pagination, _f, sorter) => onQueryChange(nextListState(query, pagination, sorter));
-  return (
-    <Table<Drama>
-      rowKey="id"
-      size="middle"
-      columns={columns}
-      dataSource={data?.list}
-      loading={loading}
-      pagination={listPagination(query, data?.total)}
-      onChange={handleChange}
-      scroll={{ x: 1030 }}
-      locale={{ emptyText: empty }}
-    />
-  );
 }
 
-/** The product catalog of a shop site. */
-export function ProductTable({ query, data, loading, empty, onQueryChange, onEdit, onDelete }: TableCommon<Product>) {
+/** The drama catalog of a site. */
+export function DramaTable({ list, result, hidden, empty, onEdit, onDelete }: TableCommon<Drama>) {
   const { t } = useTranslation('assets');
   const { t: tc } = useTranslation();
-  const columns: TableColumnsType<Product> = [
-    { key: 'cover', title: t('catalog.columns.cover'), width: 70, render: (_, p) => <Cover url={p.cover_url} width={44} height={44} /> },
+  return <ListTable<Drama, { list: Drama[]; total: number }> list={list} result={result} rowKey="id" columns={dramaColumns(t, tc, onEdit, onDelete)} hidden={hidden} empty={empty} />;
+}
+
+/** The columns of the product catalog, keyed for the column chooser. */
+export function productColumns(t: TFunction<'assets'>, tc: TFunction, onEdit: (r: Product) => void, onDelete: (r: Product) => void): ListColumn<Product>[] {
+  return [
+    { key: 'cover', title: t('catalog.columns.cover'), width: 60, render: (_, p) => <Cover url={p.cover_url} width={44} height={44} /> },
     {
       key: 'name',
       title: t('catalog.columns.name'),
       dataIndex: 'name',
-      sorter: true,
-      sortOrder: columnSortOrder(query, 'name'),
-      width: 220,
+      sortable: true,
+      width: 190,
+      locked: true,
       render: (name: string, p) => (
         <Flex vertical gap={2}>
           <Typography.Text strong ellipsis={{ tooltip: name }}>
@@ -145,9 +135,9 @@ export function ProductTable({ query, data, loading, empty, onQueryChange, onEdi
       key: 'url',
       title: t('catalog.columns.url'),
       dataIndex: 'url',
-      width: 220,
+      width: 170,
       render: (url: string) => (
-        <Typography.Link href={url} target="_blank" rel="noreferrer" ellipsis style={{ maxWidth: 200 }}>
+        <Typography.Link href={url} target="_blank" rel="noreferrer" ellipsis style={{ maxWidth: 150 }}>
           {url}
         </Typography.Link>
       ),
@@ -156,36 +146,27 @@ export function ProductTable({ query, data, loading, empty, onQueryChange, onEdi
       key: 'price',
       title: t('catalog.columns.price'),
       dataIndex: 'price',
-      sorter: true,
-      sortOrder: columnSortOrder(query, 'price'),
+      sortable: true,
       align: 'right',
-      width: 130,
+      width: 110,
       render: (v: number, p) => formatMoney(v, p.currency),
     },
-    { key: 'tags', title: t('catalog.columns.tags'), width: 180, render: (_, p) => <RefTags refs={tagRefs(p.tags)} /> },
+    { key: 'tags', title: t('catalog.columns.tags'), width: 130, render: (_, p) => <RefTags refs={tagRefs(p.tags)} /> },
     {
       key: 'created_at',
       title: t('catalog.columns.createdAt'),
       dataIndex: 'created_at',
-      sorter: true,
-      sortOrder: columnSortOrder(query, 'created_at'),
+      sortable: true,
       width: 140,
       render: (v: string) => formatDateTime(v),
     },
     actionsColumn<Product>(tc, onEdit, onDelete),
   ];
-  const handleChange: TableProps<Product>['onChange'] = (pagination, _f, sorter) => onQueryChange(nextListState(query, pagination, sorter));
-  return (
-    <Table<Product>
-      rowKey="id"
-      size="middle"
-      columns={columns}
-      dataSource={data?.list}
-      loading={loading}
-      pagination={listPagination(query, data?.total)}
-      onChange={handleChange}
-      scroll={{ x: 1080 }}
-      locale={{ emptyText: empty }}
-    />
-  );
+}
+
+/** The product catalog of a shop site. */
+export function ProductTable({ list, result, hidden, empty, onEdit, onDelete }: TableCommon<Product>) {
+  const { t } = useTranslation('assets');
+  const { t: tc } = useTranslation();
+  return <ListTable<Product, { list: Product[]; total: number }> list={list} result={result} rowKey="id" columns={productColumns(t, tc, onEdit, onDelete)} hidden={hidden} empty={empty} />;
 }

@@ -3,17 +3,17 @@ import type { Platform, Site } from '@ads/contracts';
 import { App, Button, Card, Col, Empty, Flex, Result, Row, Typography } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useListQuery } from '@/components/list-kit';
 import { PageShell } from '@/components/page-shell';
 import { useRouteTitle } from '@/components/use-route-title';
 import { confirmAction } from '@/lib/confirm';
 import { hasPath, useViewer } from '@/lib/permissions';
-import { useUrlQuery } from '@/lib/use-url-query';
 import '@/locales/assets-namespace';
 import { useDeleteSite } from '../api/use-delete-site';
 import { useRotateSecret } from '../api/use-rotate-secret';
 import { useSites } from '../api/use-sites';
 import { CatalogPanel } from '../components/catalog-panel';
-import { sitesScreenQuerySchema, type SitesScreenQuery } from '../components/catalog-query';
+import { sitesScreenQuerySchema } from '../components/catalog-query';
 import { SecretModal, type ShownSecret } from '../components/secret-modal';
 import { SiteDetails } from '../components/site-details';
 import { SiteFormDrawer } from '../components/site-form-drawer';
@@ -26,7 +26,8 @@ export default function SitesPage() {
   const { modal, message } = App.useApp();
   const title = useRouteTitle('/auth/site');
   const viewer = useViewer();
-  const [query, setQuery] = useUrlQuery(sitesScreenQuerySchema);
+  const list = useListQuery(sitesScreenQuerySchema, { filterKeys: ['keyword', 'language', 'test_status', 'tag'] });
+  const { query, set: setQuery } = list;
   const sites = useSites();
   const deleteSite = useDeleteSite();
   const rotate = useRotateSecret();
@@ -109,7 +110,7 @@ export default function SitesPage() {
     right = (
       <Flex vertical gap={16}>
         <SiteDetails site={selected} onEdit={() => setFormTarget(selected)} onRotate={() => handleRotate(selected)} onDelete={() => handleDelete(selected)} />
-        <CatalogPanel key={selected.id} site={selected} query={query} onQueryChange={(next: SitesScreenQuery, opts) => setQuery({ ...next, site: selected.id }, opts)} />
+        <CatalogPanel key={selected.id} site={selected} list={list} />
       </Flex>
     );
   else right = <Card loading />;

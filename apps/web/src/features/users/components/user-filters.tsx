@@ -1,9 +1,8 @@
 import { IS_ADMIN_MANAGER, IS_ADMIN_STAFF, IS_ADMIN_SUPER, type DepartmentNode, type UserStatus } from '@ads/contracts';
 import { Form, Input, Select } from 'antd';
-import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DepartmentTreeSelect } from '@/components/department-tree-select';
-import { FilterActions } from '@/components/filter-actions';
+import { FilterBar } from '@/components/list-kit';
 
 export interface UserFilterValues {
   account?: string;
@@ -17,6 +16,7 @@ export interface UserFilterValues {
 interface Props {
   value: UserFilterValues;
   onChange: (next: UserFilterValues) => void;
+  onReset: () => void;
   departments: readonly DepartmentNode[];
   roles: readonly { id: number; name: string }[];
 }
@@ -34,27 +34,10 @@ const clean = (v: UserFilterValues): UserFilterValues => ({
 });
 
 /** The filter bar of /sys/accounts. */
-export function UserFilters({ value, onChange, departments, roles }: Props) {
+export function UserFilters({ value, onChange, onReset, departments, roles }: Props) {
   const { t } = useTranslation('sys');
-  const [form] = Form.useForm<UserFilterValues>();
-  const { account, name, department_id, role_id, is_admin, status } = value;
-
-  // Follow the URL (back/forward, shared links).
-  useEffect(() => {
-    form.setFieldsValue({ account, name, department_id, role_id, is_admin, status });
-  }, [form, account, name, department_id, role_id, is_admin, status]);
-
   return (
-    <Form<UserFilterValues>
-      form={form}
-      layout="inline"
-      onFinish={(v) => onChange(clean(v))}
-      onValuesChange={(changed: UserFilterValues) => {
-        if (Object.keys(changed).some((k) => APPLY_ON_CHANGE.has(k as keyof UserFilterValues))) form.submit();
-      }}
-      style={{ rowGap: 12 }}
-      aria-label="filters"
-    >
+    <FilterBar<UserFilterValues> value={value} onChange={onChange} onReset={onReset} normalize={clean} applyOnChange={[...APPLY_ON_CHANGE]}>
       <Form.Item name="account" label={t('accounts.filters.account')}>
         <Input allowClear placeholder={t('accounts.filters.accountPlaceholder')} style={{ width: 150 }} maxLength={64} />
       </Form.Item>
@@ -96,7 +79,6 @@ export function UserFilters({ value, onChange, departments, roles }: Props) {
           ]}
         />
       </Form.Item>
-      <FilterActions onReset={() => onChange({})} />
-    </Form>
+    </FilterBar>
   );
 }

@@ -1,14 +1,12 @@
 import { DeleteOutlined, DownOutlined, KeyOutlined, LockOutlined } from '@ant-design/icons';
 import { IS_ADMIN_STAFF, IS_ADMIN_SUPER, type SysUser } from '@ads/contracts';
-import { Button, Dropdown, Flex, Table, Tag, Tooltip, Typography, type TableColumnsType, type TableProps } from 'antd';
+import { Button, Dropdown, Flex, Tag, Tooltip, Typography } from 'antd';
 import type { TFunction } from 'i18next';
-import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ChoosableColumn } from '@/components/column-chooser';
+import { ListTable, type EmptyConfig, type ListColumn, type ListResult, type ListView, type RowSelection } from '@/components/list-kit';
 import { formatDateTime } from '@/lib/format';
-import { columnSortOrder, listPagination, nextListState, tableScrollX } from '@/lib/list-table';
 import { canManageUser, type Viewer } from '@/lib/permissions';
-import type { UsersPage, UsersQuery } from '../api/use-users';
+import type { UsersPage } from '../api/use-users';
 import { LevelTag, StatusTag } from './user-tags';
 
 /** Role tags shown before "+N". */
@@ -31,25 +29,24 @@ type ColumnKey = keyof typeof COLUMN_TITLES;
 
 /** Always shown: the account names the row, the actions act on it. */
 const LOCKED_COLUMNS: ReadonlySet<string> = new Set(['account', 'actions']);
+/** In the chooser, not shown by default: the rest fill a 1440 px screen without scrolling sideways. */
+export const DEFAULT_HIDDEN_USER_COLUMNS: readonly string[] = ['platform', 'created_at'];
 
 /** The columns the column chooser offers (列设置), keyed as the table's. */
-export function userColumnChoices(t: TFunction<'sys'>): ChoosableColumn[] {
+export function userColumnChoices(t: TFunction<'sys'>): ListColumn<SysUser>[] {
   return (Object.keys(COLUMN_TITLES) as ColumnKey[]).map((key) => ({ key, title: t(COLUMN_TITLES[key]), locked: LOCKED_COLUMNS.has(key) }));
 }
 
 interface Props {
-  query: UsersQuery;
-  data: UsersPage | undefined;
-  loading: boolean;
+  list: ListView;
+  result: ListResult<UsersPage>;
   viewer: Viewer;
   /** Roles giving the company's authorization assets: their holders are a wider scope than a viewer without it. */
   companyRoleIds?: ReadonlySet<number>;
   /** Column keys the user chose to hide (useColumnPrefs); locked columns stay. */
   hidden?: readonly string[];
-  empty: ReactNode;
-  selectedIds: number[];
-  onSelect: (ids: number[], rows: SysUser[]) => void;
-  onQueryChange: (next: UsersQuery) => void;
+  empty: EmptyConfig;
+  selection: RowSelection<SysUser>;
   onEdit: (user: SysUser) => void;
   onToggleStatus: (user: SysUser) => void;
   onResetPassword: (user: SysUser) => void;
@@ -57,20 +54,19 @@ interface Props {
 }
 
 /** The accounts table: server-side paging and sorting, row actions the viewer may use. */
-export function UserTable({ query, data, loading, viewer, companyRoleIds, hidden = [], empty, selectedIds, onSelect, onQueryChange, ...actions }: Props) {
+export function UserTable({ list, result, viewer, companyRoleIds, hidden = [], empty, selection, ...actions }: Props) {
   const { t } = useTranslation('sys');
   const { t: tc } = useTranslation();
   const dash = <Typography.Text type="secondary">{tc('dash')}</Typography.Text>;
 
-  const hiddenSet = new Set(hidden);
-  const allColumns: TableColumnsType<SysUser> = [
+  const columns: ListColumn<SysUser>[] = [
     {
       key: 'account',
       title: t(COLUMN_TITLES.account),
       dataIndex: 'account',
-      sorter: true,
-      sortOrder: columnSortOrder(query, 'account'),
+      sortable: true,
       fixed: 'left',
+      locked: true,
       width: 150,
       render: (account: string, u) => (
         <Flex gap={4} align="center" wrap={false}>
@@ -81,12 +77,12 @@ export function UserTable({ query, data, loading, viewer, companyRoleIds, hidden
         </Flex>
       ),
     },
-    { key: 'name', title: t(COLUMN_TITLES.name), dataIndex: 'name', sorter: true, sortOrder: columnSortOrder(query, 'name'), width: 120, ellipsis: true },
+    { key: 'name', title: t(COLUMN_TITLES.name), dataIndex: 'name', sortable: true, width: 100, ellipsis: true },
     {
       key: 'department',
       title: t(COLUMN_TITLES.department),
       dataIndex: 'department_name',
-      width: 120,
+      width: 110,
       ellipsis: true,
       render: (name: string | null) => name ?? <Typography.Text type="secondary">{t('accounts.noDepartment')}</Typography.Text>,
     },
@@ -94,7 +90,7 @@ export function UserTable({ query, data, loading, viewer, companyRoleIds, hidden
       key: 'roles',
       title: t(COLUMN_TITLES.roles),
       dataIndex: 'roles',
-      width: 180,
+      width: 160,
       render: (roles: SysUser['roles']) => {
         if (!roles.length) return <Typography.Text type="secondary">{t('accounts.noRoles')}</Typography.Text>;
         const rest = roles.slice(MAX_ROLE_TAGS);
@@ -114,12 +110,12 @@ export function UserTable({ query, data, loading, viewer, companyRoleIds, hidden
         );
       },
     },
-    { key: 'level', title: t(COLUMN_TITLES.level), dataIndex: 'is_admin', width: 110, render: (v: number) => <LevelTag isAdmin={v} /> },
+    { key: 'level', title: t(COLUMN_TITLES.level), dataIndex: 'is_admin', width: 100, render: (v: number) => <LevelTag isAdmin={v} /> },
     {
       key: 'leader',
       title: t(COLUMN_TITLES.leader),
       dataIndex: 'is_leader',
-      width: 90,
+      width: 80,
       render: (v: number) => (v ? <Tag color="purple">{t('accounts.leaderYes')}</Tag> : dash),
     },
     {
@@ -129,13 +125,12 @@ export function UserTable({ query, data, loading, viewer, companyRoleIds, hidden
       width: 100,
       render: (p: string) => (p === 'dj' || p === 'ec' ? t(`platforms.${p}`) : p),
     },
-    { key: 'status', title: t(COLUMN_TITLES.status), dataIndex: 'status', width: 100, render: (s: SysUser['status']) => <StatusTag status={s} /> },
+    { key: 'status', title: t(COLUMN_TITLES.status), dataIndex: 'status', width: 90, render: (s: SysUser['status']) => <StatusTag status={s} /> },
     {
       key: 'login_at',
       title: t(COLUMN_TITLES.login_at),
       dataIndex: 'login_at',
-      sorter: true,
-      sortOrder: columnSortOrder(query, 'login_at'),
+      sortable: true,
       width: 150,
       render: (v: string | null) => (v ? formatDateTime(v) : <Typography.Text type="secondary">{t('accounts.neverLoggedIn')}</Typography.Text>),
     },
@@ -143,8 +138,7 @@ export function UserTable({ query, data, loading, viewer, companyRoleIds, hidden
       key: 'created_at',
       title: t(COLUMN_TITLES.created_at),
       dataIndex: 'created_at',
-      sorter: true,
-      sortOrder: columnSortOrder(query, 'created_at'),
+      sortable: true,
       width: 150,
       render: (v: string) => formatDateTime(v),
     },
@@ -152,31 +146,23 @@ export function UserTable({ query, data, loading, viewer, companyRoleIds, hidden
       key: 'actions',
       title: tc('table.actions'),
       fixed: 'right',
-      width: 190,
+      locked: true,
+      width: 180,
       render: (_, u) => <RowActions user={u} viewer={viewer} companyRoleIds={companyRoleIds} {...actions} />,
     },
   ];
-  const columns = allColumns.filter((c) => LOCKED_COLUMNS.has(String(c.key)) || !hiddenSet.has(String(c.key)));
-  const width = tableScrollX(columns);
-
-  const handleChange: TableProps<SysUser>['onChange'] = (pagination, _filters, sorter) => onQueryChange(nextListState(query, pagination, sorter));
-
   return (
-    <Table<SysUser>
+    <ListTable<SysUser, UsersPage>
+      list={list}
+      result={result}
       rowKey="id"
-      size="middle"
       columns={columns}
-      dataSource={data?.list}
-      loading={loading}
-      pagination={listPagination(query, data?.total)}
-      onChange={handleChange}
-      scroll={{ x: width }}
-      locale={{ emptyText: empty }}
-      rowSelection={{
-        selectedRowKeys: selectedIds,
-        preserveSelectedRowKeys: true,
-        onChange: (keys, rows) => onSelect(keys as number[], rows),
-        getCheckboxProps: (u) => ({ disabled: !canManageUser(viewer, u, companyRoleIds) || u.id === viewer.id, 'aria-label': u.account }),
+      hidden={hidden}
+      empty={empty}
+      selection={{
+        ...selection.tableSelection,
+        label: (u) => u.account,
+        disabled: (u) => !canManageUser(viewer, u, companyRoleIds) || u.id === viewer.id,
       }}
     />
   );

@@ -1,86 +1,47 @@
-import { DownloadOutlined, PlusOutlined, TeamOutlined } from '@ant-design/icons';
+import { PlusOutlined, TeamOutlined } from '@ant-design/icons';
 import type { SysUser } from '@ads/contracts';
-import { Alert, App, Button, Card, Empty, Flex, Result } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
+import { App, Button, Card } from 'antd';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ColumnChooser } from '@/components/column-chooser';
+import { ColumnChooser, ExportButton, exportBody, SelectionBar, useColumnPrefs, useListQuery, useRowSelection } from '@/components/list-kit';
 import { PageShell } from '@/components/page-shell';
 import { useRouteTitle } from '@/components/use-route-title';
 import { useDepartmentTree } from '@/lib/lookups/use-department-tree';
 import { useRoleOptions } from '@/lib/lookups/use-role-options';
 import { useViewer } from '@/lib/permissions';
-import { useColumnPrefs } from '@/lib/use-column-prefs';
-import { useUrlQuery } from '@/lib/use-url-query';
 import { useExportUsers } from '../api/use-export-users';
-import { usersQuerySchema, useUsers, type UsersQuery } from '../api/use-users';
+import { usersQuerySchema, useUsers } from '../api/use-users';
 import { AssignRolesModal } from '../components/assign-roles-modal';
 import { PasswordResultModal, type ShownPassword } from '../components/password-result-modal';
-import { UserFilters, type UserFilterValues } from '../components/user-filters';
+import { UserFilters } from '../components/user-filters';
 import { UserFormModal } from '../components/user-form-modal';
-import { UserTable, userColumnChoices } from '../components/user-table';
+import { DEFAULT_HIDDEN_USER_COLUMNS, UserTable, userColumnChoices } from '../components/user-table';
 import { useUserActions } from '../components/use-user-actions';
 
 const FILTER_KEYS = ['account', 'name', 'department_id', 'role_id', 'is_admin', 'status'] as const;
-/** Every column shows until the user hides it. */
-const DEFAULT_HIDDEN_COLUMNS: readonly string[] = [];
+const userId = (u: SysUser) => u.id;
 
 /** /sys/accounts 账号管理: users with their department, roles, level and status. */
 export default function AccountsPage() {
   const { t } = useTranslation('sys');
-  const { t: tc } = useTranslation();
   const { message } = App.useApp();
   const title = useRouteTitle('/sys/accounts');
   const viewer = useViewer();
-  const [query, setQuery] = useUrlQuery(usersQuerySchema);
-  const users = useUsers(query);
+  const list = useListQuery(usersQuerySchema, { filterKeys: FILTER_KEYS });
+  const users = useUsers(list.query);
   const departments = useDepartmentTree();
   const roles = useRoleOptions();
   const exportUsers = useExportUsers();
-  const columnPrefs = useColumnPrefs('/sys/accounts', DEFAULT_HIDDEN_COLUMNS);
+  const columnPrefs = useColumnPrefs('/sys/accounts', DEFAULT_HIDDEN_USER_COLUMNS);
   const columnChoices = useMemo(() => userColumnChoices(t), [t]);
 
   const [formTarget, setFormTarget] = useState<'create' | SysUser | null>(null);
-  const [selected, setSelected] = useState<Map<number, SysUser>>(new Map());
+  const selection = useRowSelection<SysUser>(userId);
   const [assignOpen, setAssignOpen] = useState(false);
   // A generated password lives only here, and only until its dialog closes.
   const [shownPassword, setShownPassword] = useState<ShownPassword | null>(null);
   const actions = useUserActions({ onPassword: setShownPassword });
 
-  const filters = useMemo(() => {
-    const f: UserFilterValues = {};
-    for (const k of FILTER_KEYS) if (query[k] !== undefined) Object.assign(f, { [k]: query[k] });
-    return f;
-  }, [query]);
-  const hasFilters = Object.keys(filters).length > 0;
-
-  // After deleting the last row of the last page, step back to a page that has rows.
-  const total = users.data?.total;
-  const lastPage = total === undefined ? query.page : Math.max(1, Math.ceil(total / query.page_size));
-  useEffect(() => {
-    if (!users.isPlaceholderData && query.page > lastPage) setQuery({ ...query, page: lastPage }, { replace: true });
-  }, [users.isPlaceholderData, query, lastPage, setQuery]);
-
-  const handleFilters = (next: UserFilterValues) =>
-    setQuery({ ...next, page: 1, page_size: query.page_size, sort_field: query.sort_field, sort_order: query.sort_order } satisfies UsersQuery);
-
-  const handleExport = () => {
-    const { page: _page, page_size: _size, ...body } = query;
-    exportUsers.mutate({ body, filename: t('accounts.exportFile') });
-  };
-
-  const empty = users.isError && !users.data ? (
-    <Result status="warning" title={tc('states.loadFailed')} extra={<Button onClick={() => void users.refetch()}>{tc('states.retry')}</Button>} />
-  ) : hasFilters ? (
-    <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={tc('states.noResults')} />
-  ) : (
-    <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('accounts.empty')}>
-      <Button type="primary" icon={<PlusOutlined />} onClick={() => setFormTarget('create')}>
-        {t('accounts.create')}
-      </Button>
-    </Empty>
-  );
-
-  const selectedUsers = [...selected.values()];
   const companyRoleIds = useMemo(() => new Set((roles.data ?? []).filter((r) => r.asset_scope === 'company').map((r) => r.id)), [roles.data]);
 
   return (
@@ -88,10 +49,10 @@ export default function AccountsPage() {
       title={title}
       extra={
         <>
-          <ColumnChooser columns={columnChoices} hidden={columnPrefs.hidden} onChange={columnPrefs.setHidden} onReset={columnPrefs.reset} />
-          <Button icon={<DownloadOutlined />} loading={exportUsers.isPending} onClick={handleExport}>
+          <ColumnChooser columns={columnChoices} prefs={columnPrefs} />
+          <ExportButton exporter={exportUsers} body={exportBody(list.query)} filename={t('accounts.exportFile')}>
             {t('accounts.export')}
-          </Button>
+          </ExportButton>
           <Button type="primary" icon={<PlusOutlined />} onClick={() => setFormTarget('create')}>
             {t('accounts.create')}
           </Button>
@@ -99,39 +60,29 @@ export default function AccountsPage() {
       }
     >
       <Card size="small">
-        <UserFilters value={filters} onChange={handleFilters} departments={departments.data ?? []} roles={roles.data ?? []} />
+        <UserFilters value={list.filters} onChange={list.setFilters} onReset={list.reset} departments={departments.data ?? []} roles={roles.data ?? []} />
       </Card>
       <Card size="small" styles={{ body: { padding: 0 } }}>
-        {selected.size > 0 && (
-          <Alert
-            type="info"
-            banner
-            showIcon={false}
-            title={
-              <Flex align="center" gap={12} wrap>
-                <span>{tc('table.selected', { count: selected.size })}</span>
-                <Button size="small" type="primary" icon={<TeamOutlined />} onClick={() => setAssignOpen(true)}>
-                  {t('accounts.assignRoles')}
-                </Button>
-                <Button size="small" type="link" onClick={() => setSelected(new Map())}>
-                  {t('accounts.clearSelection')}
-                </Button>
-              </Flex>
-            }
-          />
-        )}
+        <SelectionBar count={selection.count} onClear={selection.clear}>
+          <Button size="small" type="primary" icon={<TeamOutlined />} onClick={() => setAssignOpen(true)}>
+            {t('accounts.assignRoles')}
+          </Button>
+        </SelectionBar>
         <UserTable
-          query={query}
-          data={users.data}
-          loading={users.isFetching}
+          list={list}
+          result={users}
           viewer={viewer}
           companyRoleIds={companyRoleIds}
           hidden={columnPrefs.hidden}
-          // While a new query loads over the previous page, say nothing rather than "no results".
-          empty={users.isPending || users.isPlaceholderData ? <div style={{ height: 120 }} /> : empty}
-          selectedIds={[...selected.keys()]}
-          onSelect={(ids, rows) => setSelected((prev) => new Map(ids.map((id) => [id, rows.find((r) => r?.id === id) ?? prev.get(id)!] as const).filter(([, u]) => u)))}
-          onQueryChange={setQuery}
+          empty={{
+            text: t('accounts.empty'),
+            action: (
+              <Button type="primary" icon={<PlusOutlined />} onClick={() => setFormTarget('create')}>
+                {t('accounts.create')}
+              </Button>
+            ),
+          }}
+          selection={selection}
           onEdit={setFormTarget}
           onToggleStatus={actions.confirmToggleStatus}
           onResetPassword={actions.confirmResetPassword}
@@ -155,13 +106,13 @@ export default function AccountsPage() {
       />
       <AssignRolesModal
         open={assignOpen}
-        users={selectedUsers}
+        users={selection.rows}
         roles={roles.data ?? []}
         viewer={viewer}
         onClose={() => setAssignOpen(false)}
         onSaved={() => {
           setAssignOpen(false);
-          setSelected(new Map());
+          selection.clear();
         }}
       />
       <PasswordResultModal value={shownPassword} onClose={() => setShownPassword(null)} />

@@ -1,6 +1,6 @@
 import { listUsersBodySchema } from '@ads/contracts';
 import { describe, expect, it } from 'vitest';
-import { parseSearchParams, toSearchParams } from './use-url-query';
+import { parseSearchParams, toSearchParams } from './use-list-query';
 
 describe('URL list state', () => {
   it('parses numbers and enums from the query string with the schema defaults', () => {

@@ -1,11 +1,9 @@
 import { Alert, Button, Flex } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import '@/locales/assets-namespace';
 
 /** The bar above a table while rows are selected: how many, the bulk actions, and "clear". */
 export function SelectionBar({ count, onClear, children }: { count: number; onClear: () => void; children: ReactNode }) {
-  const { t } = useTranslation('assets');
   const { t: tc } = useTranslation();
   if (count === 0) return null;
   return (
@@ -19,7 +17,7 @@ export function SelectionBar({ count, onClear, children }: { count: number; onCl
           <span>{tc('table.selected', { count })}</span>
           {children}
           <Button size="small" type="link" onClick={onClear}>
-            {t('common.clearSelection')}
+            {tc('table.clearSelection')}
           </Button>
         </Flex>
       }
