@@ -9,6 +9,12 @@ import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fa
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import { adAccountRoutes } from './features/ad-accounts/ad-accounts.routes.ts';
+import { adDataRoutes } from './features/ad-data/ad-data.routes.ts';
+import { createAdLogService } from './features/ad-data/ad-logs.service.ts';
+import { createAdOperations } from './features/ad-data/ad-ops.service.ts';
+import { createAdReportService } from './features/ad-data/ad-reports.service.ts';
+import { createAdSync } from './features/ad-data/ad-sync.service.ts';
+import { createFxService } from './features/ad-data/fx.service.ts';
 import { createAdAccountService } from './features/ad-accounts/ad-accounts.service.ts';
 import { departmentRoutes } from './features/departments/departments.routes.ts';
 import { createDepartmentService } from './features/departments/departments.service.ts';
@@ -135,6 +141,13 @@ export async function buildApp({ config, db, driver, clock = systemClock, logger
   const materials = createMaterialService({ db, clock, jobs, storage, media, signer, reportTimezone: config.reportTimezone, workDir: path.join(config.materials.uploadDir, '.work'), log: app.log });
   const overview = createOverviewService({ db, personalAccounts, adAccounts, pages, pixels, materials, cron });
   const uploads = createTusUploads({ materials, config: config.materials, log: app.log });
+  // Ad data: reports, operations (through the platform, re-reading the mirror after each write), the operation log, exchange rates.
+  const adReports = createAdReportService({ db, clock, jobs, reportTimezone: config.reportTimezone });
+  const adOps = platform
+    ? createAdOperations({ db, clock, platform, sync: createAdSync({ db, platform, clock, secrets, reportTimezone: config.reportTimezone, log: app.log }) })
+    : undefined;
+  const adLogs = createAdLogService({ db });
+  const fx = createFxService({ db, clock });
 
   registerErrorHandler(app);
   registerRequestLogging(app, slowRequestMs);
@@ -170,6 +183,7 @@ export async function buildApp({ config, db, driver, clock = systemClock, logger
       await api.register(materialRoutes(materials, storage, uploads));
       await api.register(overviewRoutes(overview));
       await api.register(uploads.routes);
+      await api.register(adDataRoutes({ reports: adReports, ops: adOps, logs: adLogs, fx }));
     },
     { prefix: '/api' },
   );

@@ -113,6 +113,7 @@ const envSchema = z.object({
   S3_ACCESS_KEY_ID: optionalText,
   S3_SECRET_ACCESS_KEY: optionalText,
   S3_FORCE_PATH_STYLE: bool,
+  HOURLY_RETENTION_DAYS: z.coerce.number().int().min(3).max(400).default(40),
   REPORT_TIMEZONE: z
     .string()
     .default('Asia/Shanghai')
@@ -212,6 +213,8 @@ export interface Config {
   materials: MaterialsConfig;
   /** IANA time zone in which dates of filters and reports are read (PRODUCT.md "Metrics"). */
   reportTimezone: string;
+  /** HOURLY_RETENTION_DAYS: how long hourly ad insights are kept (charts, rules' hour windows, re-bucketing). */
+  hourlyRetentionDays: number;
 }
 
 /** The only place that reads process.env. Throws a readable message on bad values. */
@@ -299,5 +302,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       pushWaitMs: 3 * 60_000,
     },
     reportTimezone: e.REPORT_TIMEZONE,
+    hourlyRetentionDays: e.HOURLY_RETENTION_DAYS,
   };
 }

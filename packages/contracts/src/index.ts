@@ -10,3 +10,4 @@ export * from './metrics.ts';
 export * from './text.ts';
 export * from './overview.ts';
 export * from './preferences.ts';
+export * from './ad-data.ts';

@@ -9,6 +9,7 @@ import * as m0006 from './migrations/0006_role_scopes.ts';
 import * as m0007 from './migrations/0007_oauth_browser.ts';
 import * as m0008 from './migrations/0008_job_processes.ts';
 import * as m0009 from './migrations/0009_user_preferences.ts';
+import * as m0010 from './migrations/0010_ad_data.ts';
 
 /** Every migration, in order. Merged migrations are never edited; add a new one instead. */
 const migrations: Record<string, Migration> = {
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   '0007_oauth_browser': m0007,
   '0008_job_processes': m0008,
   '0009_user_preferences': m0009,
+  '0010_ad_data': m0010,
 };
 
 /** Brings the schema up to date; Kysely holds an advisory lock so concurrent servers take turns. */

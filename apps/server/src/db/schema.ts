@@ -473,3 +473,243 @@ export interface UserPreferencesTable {
 export interface DB {
   user_preferences: UserPreferencesTable;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Ad data (migration 0010_ad_data; docs/ad-data-design.md). Merged into `DB` like the blocks above.
+
+type Int8 = ColumnType<number, number | undefined, number>;
+type NullableInt8 = ColumnType<number | null, number | null | undefined, number | null>;
+/** `YYYY-MM-DD` (date columns are read as text). */
+type DateText = ColumnType<string, string, string>;
+
+export type OwnerSource = 'scheme' | 'name' | 'account' | 'manual';
+
+interface MirrorCommon {
+  id: Generated<number>;
+  platform_id: string;
+  ad_account_id: number;
+  name: string;
+  status: string;
+  effective_status: string;
+  created_time: NullableTimestamp;
+  updated_time: NullableTimestamp;
+  owner_user_id: number | null;
+  owner_source: OwnerSource | null;
+  scheme_id: number | null;
+  scheme_item_id: number | null;
+  name_dims: Json;
+  deleted_at: NullableTimestamp;
+  synced_at: Timestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+interface BudgetColumns {
+  /** Minor units of `currency`. */
+  daily_budget_minor: NullableInt8;
+  lifetime_budget_minor: NullableInt8;
+  budget_remaining_minor: NullableInt8;
+  currency: string;
+  bid_strategy: string | null;
+  bid_amount_minor: NullableInt8;
+  /** Basis points (10000 = ROAS 1.0). */
+  roas_floor: number | null;
+  start_time: NullableTimestamp;
+  end_time: NullableTimestamp;
+  drama_id: number | null;
+  product_id: number | null;
+}
+
+export interface AdCampaignsTable extends MirrorCommon, BudgetColumns {
+  objective: string | null;
+  buying_type: string | null;
+  special_ad_categories: TextArray;
+  budget_level: 'campaign' | 'adset';
+  platform: 'dj' | 'ec' | null;
+}
+
+export interface AdSetsTable extends MirrorCommon, BudgetColumns {
+  campaign_id: number;
+  optimization_goal: string | null;
+  billing_event: string | null;
+  pixel_id: string | null;
+  custom_event_type: string | null;
+  attribution_spec: Json;
+  targeting: Json;
+  countries: TextArray;
+}
+
+export interface AdsTable extends MirrorCommon {
+  campaign_id: number;
+  adset_id: number;
+  creative_id: number | null;
+  creative_platform_id: string | null;
+  material_id: number | null;
+  cover_material_id: number | null;
+  landing_url: string | null;
+  url_tags: string | null;
+  site_id: number | null;
+  drama_id: number | null;
+  episode: number | null;
+  product_id: number | null;
+}
+
+export interface AdCreativesTable {
+  id: Generated<number>;
+  platform_id: string;
+  ad_account_id: number;
+  name: string;
+  status: string | null;
+  object_story_id: string | null;
+  video_platform_id: string | null;
+  image_hash: string | null;
+  page_id: string | null;
+  call_to_action: string | null;
+  link_url: string | null;
+  url_tags: string | null;
+  texts: Json;
+  material_id: number | null;
+  cover_material_id: number | null;
+  created_time: NullableTimestamp;
+  synced_at: Timestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** The insights facts every daily table carries (ad_insights_daily in the account currency). */
+export interface InsightFacts {
+  spend_minor: Int8;
+  impressions: Int8;
+  clicks: Int8;
+  link_clicks: Int8;
+  landing_page_views: Int8;
+  purchases: Int8;
+  purchase_value_minor: Int8;
+  add_to_cart: Int8;
+  initiate_checkout: Int8;
+  video_plays: Int8;
+  video_p25: Int8;
+  video_p50: Int8;
+  video_p75: Int8;
+  video_p95: Int8;
+  video_p100: Int8;
+  thruplays: Int8;
+  video_watch_ms: Int8;
+}
+
+export interface AdInsightsDailyTable extends InsightFacts {
+  ad_id: number;
+  /** The ad account's day. */
+  date: DateText;
+  synced_at: Timestamp;
+}
+
+export interface AdInsightsHourlyTable {
+  ad_id: number;
+  /** UTC start of the hour. */
+  hour: Timestamp;
+  spend_minor: Int8;
+  impressions: Int8;
+  clicks: Int8;
+  synced_at: Timestamp;
+}
+
+export interface StatFacts extends InsightFacts {
+  spend_usd_cents: Int8;
+  purchase_value_usd_cents: Int8;
+}
+
+export interface AdStatsDailyTable extends StatFacts {
+  ad_id: number;
+  /** REPORT_TIMEZONE day. */
+  day: DateText;
+  ad_account_id: number;
+  campaign_id: number;
+  adset_id: number;
+  owner_user_id: number | null;
+  platform: 'dj' | 'ec' | null;
+  drama_id: number | null;
+  product_id: number | null;
+  material_id: number | null;
+  country: string | null;
+  currency: string;
+}
+
+export interface CampaignStatsDailyTable extends StatFacts {
+  campaign_id: number;
+  day: DateText;
+  ad_account_id: number;
+  owner_user_id: number | null;
+  platform: 'dj' | 'ec' | null;
+  drama_id: number | null;
+  product_id: number | null;
+  currency: string;
+}
+
+export interface FxRatesTable {
+  currency: string;
+  day: DateText;
+  units_per_usd: number;
+  updated_by: number | null;
+  updated_at: Timestamp;
+}
+
+export type AdOperationAction = 'activate' | 'pause' | 'budget' | 'bid' | 'rename' | 'copy' | 'delete' | 'create';
+export type AdLevel = 'campaign' | 'adset' | 'ad';
+export type AdOperationResult = 'pending' | 'ok' | 'failed';
+
+export interface AdOperationsTable {
+  id: Generated<number>;
+  batch_id: string;
+  actor_type: 'user' | 'rule' | 'start_task' | 'system';
+  actor_user_id: number | null;
+  rule_id: number | null;
+  start_task_id: number | null;
+  action: AdOperationAction;
+  level: AdLevel;
+  object_id: number | null;
+  object_platform_id: string;
+  object_name: string;
+  ad_account_id: number;
+  before: Json;
+  after: Json;
+  result: Generated<AdOperationResult>;
+  /** zh-CN; `error_en` the English text. */
+  error: string | null;
+  error_en: string | null;
+  created_at: Timestamp;
+  finished_at: NullableTimestamp;
+}
+
+export interface AdAccountSyncStateTable {
+  ad_account_id: number;
+  structure_since: NullableTimestamp;
+  structure_synced_at: NullableTimestamp;
+  insights_synced_at: NullableTimestamp;
+  backfill_synced_at: NullableTimestamp;
+  last_active_date: DateText | null;
+  status: Generated<'idle' | 'queued' | 'running' | 'paused' | 'failed' | 'no_token'>;
+  resume_at: NullableTimestamp;
+  last_error: string | null;
+  last_error_en: string | null;
+  updated_at: Timestamp;
+}
+
+export interface DB {
+  ad_campaigns: AdCampaignsTable;
+  ad_sets: AdSetsTable;
+  ads: AdsTable;
+  ad_creatives: AdCreativesTable;
+  ad_insights_daily: AdInsightsDailyTable;
+  ad_insights_hourly: AdInsightsHourlyTable;
+  ad_stats_daily: AdStatsDailyTable;
+  campaign_stats_daily: CampaignStatsDailyTable;
+  fx_rates: FxRatesTable;
+  ad_operations: AdOperationsTable;
+  ad_account_sync_state: AdAccountSyncStateTable;
+}
+
+export type AdCampaignRow = Selectable<AdCampaignsTable>;
+export type AdSetRow = Selectable<AdSetsTable>;
+export type AdRow = Selectable<AdsTable>;
+export type AdOperationRow = Selectable<AdOperationsTable>;

@@ -1,3 +1,4 @@
+import { backfillAdDataJob, pruneAdHourlyJob, reconcileAdOperationsJob, syncAdAccountJob, syncAdDataJob } from '../features/ad-data/ad-data.jobs.ts';
 import { checkMaterialPushesJob, cleanupMaterialUploadsJob, pushMaterialsJob } from '../features/materials/materials.jobs.ts';
 import { checkTokensJob, syncPersonalAccountsJob } from '../features/personal-accounts/personal-accounts.jobs.ts';
 import { cleanupSessionsJob } from './cleanup-sessions.job.ts';
@@ -15,4 +16,9 @@ export const jobRegistry: readonly AnyJobDefinition[] = [
   pushMaterialsJob,
   checkMaterialPushesJob,
   cleanupMaterialUploadsJob,
+  syncAdDataJob,
+  backfillAdDataJob,
+  syncAdAccountJob,
+  pruneAdHourlyJob,
+  reconcileAdOperationsJob,
 ];

@@ -468,6 +468,7 @@ export function createJobs(deps: JobRunnerDeps): JobRunner {
       runId,
       progress: (done, total, message) => progress.report(done, total, message),
       signal: controller.signal,
+      enqueue: (name, data, o) => engine.enqueue(name, data, o),
     };
 
     let result: JobResult | undefined;
@@ -671,7 +672,8 @@ export function createJobs(deps: JobRunnerDeps): JobRunner {
     }
   }
 
-  return {
+  let engine: JobRunner;
+  return (engine = {
     registry,
     get boss() {
       return boss;
@@ -812,7 +814,7 @@ export function createJobs(deps: JobRunnerDeps): JobRunner {
     },
 
     applySchedules,
-  };
+  });
 }
 
 /** The job of an enqueue, checked: a known name, and a key only for a job that runs per key. */

@@ -23,6 +23,8 @@ export interface JobContext<TData> {
   progress(done: number, total: number, message?: string | Bilingual): Promise<void>;
   /** Aborted when the server shuts down, the run is cancelled or it outlives expireInSeconds: stop at the next safe point. */
   signal: AbortSignal;
+  /** Queues runs of other jobs (a dispatcher fanning out per-key runs); absent where a run is driven by hand (tests). */
+  enqueue?: Jobs['enqueue'];
 }
 
 /**

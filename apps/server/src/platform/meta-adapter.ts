@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { createGraphClient, type GraphClientDeps, type GraphClientTuning } from './graph-client.ts';
 import { unexpectedAnswer } from './graph-errors.ts';
+import { createMetaAdsApi } from './meta-ads.ts';
 import {
   AD_ACCOUNT_FIELDS,
   graphAdAccountSchema,
@@ -162,6 +163,8 @@ export function createMetaPlatformClient(config: MetaClientConfig, deps: MetaCli
   });
 
   return {
+    ...createMetaAdsApi({ graph, now, ...(deps.sleep && { sleep: deps.sleep }) }),
+
     oauthDialogUrl({ redirectUri, state, scopes }) {
       const url = new URL(oauthDialogBase(config));
       url.searchParams.set('client_id', app().appId);

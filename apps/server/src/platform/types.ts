@@ -152,7 +152,7 @@ export interface UploadVideoInput {
 }
 
 /** The ad platform, as the product uses it. One implementation speaks HTTP to the Graph API or the simulator. */
-export interface AdPlatformClient {
+export interface AdPlatformClient extends AdObjectsApi {
   /** The login dialog a person opens to grant our app access (reference §11). */
   oauthDialogUrl(input: { redirectUri: string; state: string; scopes: readonly string[] }): string;
   /** Code from the dialog → a short-lived token → a long-lived (~60 day) one. */
@@ -180,4 +180,209 @@ export interface AdPlatformClient {
   /** The account's video whose description is exactly `description`, if any (newest first). */
   findAdVideo(token: string, adAccountId: string, description: string, opts?: CallOptions): Promise<PlatformVideo | null>;
   deleteAdVideo(token: string, videoId: string, opts?: CallOptions): Promise<void>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Campaigns, ad sets, ads, creatives and their insights (reference §3–§6, §12; issue 7).
+
+export type PlatformLevel = 'campaign' | 'adset' | 'ad';
+
+/** Fields common to campaigns, ad sets and ads as the platform reports them. */
+export interface PlatformAdObjectBase {
+  id: string;
+  name: string;
+  /** ACTIVE PAUSED DELETED ARCHIVED (configured). */
+  status: string;
+  effectiveStatus: string;
+  createdTime: Date | null;
+  updatedTime: Date | null;
+}
+
+export interface PlatformBudget {
+  /** Minor units of the account currency; null when not set here. */
+  dailyBudgetMinor: number | null;
+  lifetimeBudgetMinor: number | null;
+  budgetRemainingMinor: number | null;
+  bidStrategy: string | null;
+  startTime: Date | null;
+  endTime: Date | null;
+}
+
+export interface PlatformCampaign extends PlatformAdObjectBase, PlatformBudget {
+  objective: string | null;
+  buyingType: string | null;
+  specialAdCategories: string[];
+}
+
+export interface PlatformTargetingSummary {
+  countries: string[];
+  ageMin: number | null;
+  ageMax: number | null;
+  /** 1 male, 2 female; empty = all. */
+  genders: number[];
+  publisherPlatforms: string[];
+  positions: string[];
+  advantageAudience: number | null;
+}
+
+export interface PlatformAdSet extends PlatformAdObjectBase, PlatformBudget {
+  campaignId: string;
+  bidAmountMinor: number | null;
+  /** Basis points of the ROAS floor (bid_constraints.roas_average_floor). */
+  roasFloor: number | null;
+  optimizationGoal: string | null;
+  billingEvent: string | null;
+  pixelId: string | null;
+  customEventType: string | null;
+  attributionSpec: unknown;
+  targeting: PlatformTargetingSummary;
+}
+
+export interface PlatformAd extends PlatformAdObjectBase {
+  campaignId: string;
+  adsetId: string;
+  creativeId: string | null;
+}
+
+export interface PlatformCreative {
+  id: string;
+  name: string;
+  status: string | null;
+  objectStoryId: string | null;
+  videoId: string | null;
+  imageHash: string | null;
+  pageId: string | null;
+  callToAction: string | null;
+  linkUrl: string | null;
+  urlTags: string | null;
+  texts: { message?: string; title?: string; description?: string };
+  createdTime: Date | null;
+}
+
+/** What to list: everything (every effective status, deleted and archived too), or what changed since. */
+export interface ListAdObjectsOptions extends CallOptions {
+  /** Only objects whose updated_time is later (incremental sync). */
+  updatedSince?: Date;
+  /** Only these platform ids. */
+  ids?: readonly string[];
+  /** Only children of these campaigns (ad sets, ads). */
+  campaignIds?: readonly string[];
+}
+
+/** One ad's figures for one day of the account's time zone; money in minor units of the account currency. */
+export interface PlatformAdDay {
+  adId: string;
+  adsetId: string | null;
+  campaignId: string | null;
+  /** YYYY-MM-DD in the account zone. */
+  date: string;
+  spendMinor: number;
+  impressions: number;
+  clicks: number;
+  linkClicks: number;
+  landingPageViews: number;
+  /** From exactly one action type (`purchase`, else `offsite_conversion.fb_pixel_purchase`). */
+  purchases: number;
+  purchaseValueMinor: number;
+  addToCart: number;
+  initiateCheckout: number;
+  videoPlays: number;
+  videoP25: number;
+  videoP50: number;
+  videoP75: number;
+  videoP95: number;
+  videoP100: number;
+  thruplays: number;
+  /** Average watch time × plays, so it sums. */
+  videoWatchMs: number;
+}
+
+/** One ad's figures for one hour of the account's day. */
+export interface PlatformAdHour {
+  adId: string;
+  date: string;
+  /** 0–23 on the account's clock. */
+  hour: number;
+  spendMinor: number;
+  impressions: number;
+  clicks: number;
+}
+
+export interface InsightsRange {
+  /** YYYY-MM-DD, account zone, inclusive. */
+  since: string;
+  until: string;
+}
+
+export interface InsightsOptions extends CallOptions {
+  /** Account currency, for minor units (insights report major units). */
+  currency: string;
+  /** Through an async report run (large accounts): started, then polled until done. */
+  async?: boolean;
+  /** Async runs: how long to wait for the run before giving up (PlatformError unavailable). */
+  asyncTimeoutMs?: number;
+}
+
+export interface UpdateAdObjectInput {
+  status?: 'ACTIVE' | 'PAUSED';
+  name?: string;
+  dailyBudgetMinor?: number;
+  lifetimeBudgetMinor?: number;
+  bidAmountMinor?: number;
+}
+
+export interface CopyAdObjectInput {
+  /** Target parent: ad sets into a campaign, ads into an ad set (same account). */
+  parentId?: string;
+  deepCopy?: boolean;
+  statusOption?: 'ACTIVE' | 'PAUSED' | 'INHERITED_FROM_SOURCE';
+  renameSuffix?: string;
+  renamePrefix?: string;
+  /** Campaign copies only (the platform refuses them on ad sets and ads). */
+  campaignOverrides?: { name?: string; dailyBudgetMinor?: number; lifetimeBudgetMinor?: number; bidStrategy?: string };
+  /** Ad copies only: another creative. */
+  creativeId?: string;
+}
+
+export interface CopyResult {
+  /** The top-level copy. */
+  copiedId: string;
+  /** Every object copied: level, source and copy ids. */
+  objects: { level: PlatformLevel; sourceId: string; copiedId: string }[];
+}
+
+/** A create of ad set / ad from a mirrored object's settings (copy to another account or with another pixel). */
+export interface CreateAdSetInput {
+  campaignId: string;
+  name: string;
+  status: 'ACTIVE' | 'PAUSED';
+  dailyBudgetMinor?: number | null;
+  lifetimeBudgetMinor?: number | null;
+  bidAmountMinor?: number | null;
+  bidStrategy?: string | null;
+  billingEvent: string;
+  optimizationGoal: string;
+  promotedObject?: { pixelId: string; customEventType: string } | null;
+  targeting: unknown;
+  startTime?: Date | null;
+  endTime?: Date | null;
+}
+
+/** The ad-object part of the platform client. */
+export interface AdObjectsApi {
+  listCampaigns(token: string, adAccountId: string, opts?: ListAdObjectsOptions): Promise<PlatformCampaign[]>;
+  listAdSets(token: string, adAccountId: string, opts?: ListAdObjectsOptions): Promise<PlatformAdSet[]>;
+  listAds(token: string, adAccountId: string, opts?: ListAdObjectsOptions): Promise<PlatformAd[]>;
+  listCreatives(token: string, adAccountId: string, opts?: ListAdObjectsOptions): Promise<PlatformCreative[]>;
+  /** Per ad per day (account zone), deleted and archived ads included. */
+  insightsDaily(token: string, adAccountId: string, range: InsightsRange, opts: InsightsOptions): Promise<PlatformAdDay[]>;
+  /** Per ad per hour of the account's day (hourly_stats_aggregated_by_advertiser_time_zone). */
+  insightsHourly(token: string, adAccountId: string, range: InsightsRange, opts: InsightsOptions): Promise<PlatformAdHour[]>;
+  updateAdObject(token: string, id: string, input: UpdateAdObjectInput, opts?: CallOptions): Promise<void>;
+  deleteAdObject(token: string, id: string, opts?: CallOptions): Promise<void>;
+  copyAdObject(token: string, level: PlatformLevel, id: string, input: CopyAdObjectInput, opts?: CallOptions): Promise<CopyResult>;
+  createAdSet(token: string, adAccountId: string, input: CreateAdSetInput, opts?: CallOptions): Promise<{ id: string }>;
+  createAd(token: string, adAccountId: string, input: { adsetId: string; name: string; status: 'ACTIVE' | 'PAUSED'; creativeId: string }, opts?: CallOptions): Promise<{ id: string }>;
+  /** The raw targeting spec of an ad set (to re-create it elsewhere). */
+  getAdSetSpec(token: string, id: string, opts?: CallOptions): Promise<{ targeting: unknown; billingEvent: string | null; optimizationGoal: string | null }>;
 }

@@ -119,11 +119,20 @@ export async function listEdge<T extends { id: string }>(ctx: GraphContext, regi
     const name = clause.field.replace(/^(campaign|adset|ad|account)\.id$/, '$1_id').replace(/^(ad|adset|campaign)\.(\w+)$/, '$2');
     const getter = def.fields[name];
     if (!getter) throw errors.invalidParameter(`Filtering field ${clause.field} is invalid`);
-    visible = visible.filter((row) => matches(getter(row, ctx), clause));
+    // Times filter as epoch seconds (`updated_time GREATER_THAN 1730000000`), as on the Graph API.
+    const read = /_time$/.test(name) ? (row: T) => toEpochSeconds(getter(row, ctx)) : (row: T) => getter(row, ctx);
+    visible = visible.filter((row) => matches(read(row), clause));
   }
   const page = paginate(ctx, newestFirst([...visible]), (row) => row.id);
   const data = await Promise.all(page.data.map((row) => registry.serialize(ctx, kind, row, ctx.fields)));
   return { ...page, data };
+}
+
+/** A Graph time (`2026-05-01T10:00:00+0800`) → epoch seconds; anything else as it is. */
+function toEpochSeconds(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  const ms = Date.parse(value.replace(/([+-]\d{2})(\d{2})$/, '$1:$2'));
+  return Number.isNaN(ms) ? value : Math.floor(ms / 1000);
 }
 
 /** Status changes allowed on ad objects; DELETED is final and ARCHIVED only goes to DELETED. */

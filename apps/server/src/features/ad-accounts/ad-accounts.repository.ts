@@ -2,7 +2,7 @@ import type { AdAccount, ListAdAccountsBody, TokenStatus } from '@ads/contracts'
 import { sql, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
-import { minorToUsd, minorToUsdSql } from '../../lib/fx.ts';
+import { latestRates, minorToUsd, minorToUsdSql } from '../../lib/fx.ts';
 import { escapeLike, iso } from '../../lib/sql.ts';
 import type { ExportPage } from '../../lib/xlsx.ts';
 import { toMajor } from '../../platform/currency.ts';
@@ -145,16 +145,17 @@ const directionOf = (body: { sort_order?: 'ascend' | 'descend' }, field: string)
   body.sort_order === 'ascend' ? 'asc' : body.sort_order === 'descend' ? 'desc' : field === 'name' ? 'asc' : 'desc';
 
 /** Totals in USD of the matching accounts (per currency in SQL, converted here). */
-async function summaryOf(q: Base) {
+async function summaryOf(db: Db, q: Base) {
   const rows = await q
     .select(['a.currency', (eb) => eb.fn.sum<number>('a.amount_spent_minor').as('spent'), (eb) => eb.fn.sum<number>('a.balance_minor').as('balance')])
     .groupBy('a.currency')
     .execute();
+  const rates = await latestRates(db, rows.map((r) => r.currency));
   let spent = 0;
   let balance = 0;
   for (const r of rows) {
-    spent += minorToUsd(Number(r.spent), r.currency) ?? 0;
-    balance += minorToUsd(Number(r.balance), r.currency) ?? 0;
+    spent += minorToUsd(Number(r.spent), r.currency, rates) ?? 0;
+    balance += minorToUsd(Number(r.balance), r.currency, rates) ?? 0;
   }
   return { amount_spent_usd: Math.round(spent * 100) / 100, balance_usd: Math.round(balance * 100) / 100 };
 }
@@ -171,7 +172,7 @@ export async function listAdAccounts(db: Db, body: ListAdAccountsBody, scope: Ad
       .offset((body.page - 1) * body.page_size)
       .execute(),
     q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-    summaryOf(q),
+    summaryOf(db, q),
     outsideScope(db, body, scope),
   ]);
   return { list: rows.map(toAdAccount), total: Number(count.total), summary, outside_scope };

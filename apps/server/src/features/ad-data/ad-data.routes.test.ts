@@ -1,0 +1,243 @@
+import { metricValue, SUM_METRIC_KEYS, metrics } from '@ads/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { JobContext } from '../../jobs/types.ts';
+import { dayIn } from '../../lib/tz.ts';
+import { adAccountId, connectUser, graph, simTree, syncClocks } from '../../test/ad-data.ts';
+import { buildTestApp, testConfig, type TestApp } from '../../test/build-test-app.ts';
+import { createDepartment, createUser } from '../../test/factories.ts';
+import { testLog } from '../../test/jobs.ts';
+import { startTestSimulator, type SimUser, type TestSimulator } from '../../test/simulator.ts';
+import { syncPersonalAccountsJob } from '../personal-accounts/personal-accounts.jobs.ts';
+import { adSyncOf, syncAdAccountJob } from './ad-data.jobs.ts';
+import { createAdOperations } from './ad-ops.service.ts';
+
+// Reports and operations through the API on synced simulator data: totals equal the sum of the
+// rows at every level, data scope for staff, leaders and managers, comparison with the previous
+// period; every act logged pending → ok | failed with the platform's reason, the mirror re-read,
+// budget rules, copies with another pixel, the super admin's limits, and a crashed act reconciled.
+
+const PATHS = ['/advertising/user', '/advertising/account', '/advertising/campaign', '/advertising/group', '/advertising/copy-log', '/advertising/close-log', '/advertising/remove-log'];
+
+let sim: TestSimulator;
+let t: TestApp;
+let user: SimUser;
+let tokens: Record<'manager' | 'leader' | 'staff1' | 'staff2' | 'root', string>;
+let ids: Record<'leader' | 'staff1' | 'staff2', number>;
+let acc1: number;
+let acc2: number;
+let tree1: Awaited<ReturnType<typeof simTree>>;
+let tree2: Awaited<ReturnType<typeof simTree>>;
+let from: string;
+let to: string;
+
+function ctx<T>(data: T): JobContext<T> {
+  return { data, db: t.db, platform: sim.platform, clock: t.clock, config: testConfig(), log: testLog(), runId: 0, signal: new AbortController().signal, progress: async () => {} };
+}
+
+const report = (token: string, body: Record<string, unknown>) => t.call('/api/ad-reports/list', { date_from: from, date_to: to, page_size: 100, ...body }, { token, lang: 'en' });
+const idOf = async (table: 'ads' | 'ad_sets' | 'ad_campaigns', platformId: string) => (await t.db.selectFrom(table).select('id').where('platform_id', '=', platformId).executeTakeFirstOrThrow()).id;
+
+beforeAll(async () => {
+  sim = await startTestSimulator();
+  await sim.advance('5d');
+  t = await buildTestApp({ platform: sim.platform });
+  await syncClocks(t, sim);
+  const manager = await createUser(t.db, { is_admin: 1 });
+  const root = await createUser(t.db, { is_admin: 9 });
+  const deptA = await createDepartment(t.db);
+  const deptB = await createDepartment(t.db);
+  const leader = await createUser(t.db, { is_leader: 1, department_id: deptA.id, paths: PATHS, name: 'Leader A' });
+  const staff1 = await createUser(t.db, { department_id: deptA.id, paths: PATHS, name: 'Staff One' });
+  const staff2 = await createUser(t.db, { department_id: deptB.id, paths: PATHS, name: 'Staff Two' });
+  ids = { leader: leader.id, staff1: staff1.id, staff2: staff2.id };
+  tokens = {
+    manager: await t.login(manager.account, manager.password),
+    root: await t.login(root.account, root.password),
+    leader: await t.login(leader.account, leader.password),
+    staff1: await t.login(staff1.account, staff1.password),
+    staff2: await t.login(staff2.account, staff2.password),
+  };
+  user = await sim.createUser({ ad_accounts: [{ currency: 'USD', timezone_name: 'America/Los_Angeles' }, { currency: 'EUR', timezone_name: 'Europe/Berlin' }], pages: 1, pixels: 2 });
+  await connectUser(t, tokens.manager, user, (list) => syncPersonalAccountsJob.run(ctx({ ids: list })));
+  acc1 = await adAccountId(t.db, user.ad_accounts[0]!.id);
+  acc2 = await adAccountId(t.db, user.ad_accounts[1]!.id);
+  await t.db.insertInto('user_ad_accounts').values([{ user_id: staff1.id, ad_account_id: acc1, created_at: new Date() }, { user_id: staff2.id, ad_account_id: acc2, created_at: new Date() }]).execute();
+
+  tree1 = await simTree(sim, user, user.ad_accounts[0]!.id, { name: 'One campaign', ads: 2, adsetBudget: 30000 });
+  tree2 = await simTree(sim, user, user.ad_accounts[1]!.id, { name: 'Two campaign', ads: 1, adsetBudget: 20000 });
+  await sim.control('POST', '/__sim/backdate', { account_id: user.ad_accounts[0]!.id, days: 6 });
+  await sim.control('POST', '/__sim/backdate', { account_id: user.ad_accounts[1]!.id, days: 6 });
+  await syncClocks(t, sim);
+  for (const id of [acc1, acc2]) expect((await syncAdAccountJob.run(ctx({ ad_account_id: id, mode: 'backfill' }))).status).toBe('success');
+  to = dayIn(t.clock.now().getTime(), 'Asia/Shanghai');
+  from = new Date(Date.parse(to) - 2 * 86_400_000).toISOString().slice(0, 10);
+});
+afterAll(async () => {
+  await t.close();
+  await sim.close();
+});
+
+describe('ad reports', () => {
+  it('totals equal the sum of the rows at every level, and ratios come from the sums', async () => {
+    for (const level of ['optimizer', 'account', 'campaign', 'adset', 'ad']) {
+      const res = await report(tokens.manager, { level });
+      expect(res.code, level).toBe(0);
+      expect(res.data.list.length, level).toBeGreaterThan(0);
+      for (const key of SUM_METRIC_KEYS) {
+        const sum = res.data.list.reduce((n: number, r: any) => n + (r.metrics[key] ?? 0), 0);
+        expect(res.data.totals[key], `${level} ${key}`).toBeCloseTo(sum, 6);
+      }
+      expect(res.data.totals.spend).toBeGreaterThan(0);
+      const sums = { spend_usd_cents: Math.round(res.data.totals.spend * 100), impressions: res.data.totals.impressions, clicks: res.data.totals.clicks };
+      expect(res.data.totals.ctr).toBeCloseTo(metricValue('ctr', sums)!, 9);
+      expect(res.data.totals.cpm).toBeCloseTo(metricValue('cpm', sums)!, 6);
+    }
+    // The optimizer rows are the accounts' assignees; every level adds up to the same spend.
+    const byOwner = await report(tokens.manager, { level: 'optimizer' });
+    expect(byOwner.data.list.map((r: any) => r.id).sort()).toEqual([ids.staff1, ids.staff2].sort());
+    const byAd = await report(tokens.manager, { level: 'ad' });
+    expect(byAd.data.totals.spend).toBeCloseTo(byOwner.data.totals.spend, 6);
+  });
+
+  it('staff see their own objects only, leaders their department, managers everyone', async () => {
+    const names = async (token: string, level: string) => (await report(token, { level })).data.list.map((r: any) => r.name).sort();
+    expect(await names(tokens.staff1, 'campaign')).toEqual(['One campaign']);
+    expect(await names(tokens.staff2, 'campaign')).toEqual(['Two campaign']);
+    expect(await names(tokens.leader, 'campaign')).toEqual(['One campaign']);
+    expect(await names(tokens.manager, 'campaign')).toEqual(['One campaign', 'Two campaign']);
+    expect((await report(tokens.staff1, { level: 'optimizer' })).data.list.map((r: any) => r.id)).toEqual([ids.staff1]);
+    // Another team's objects: not in the export, not in the chart, not to be acted on.
+    const other = await idOf('ads', tree2.adIds[0]!);
+    const exported = await t.raw('/api/ad-reports/export', { token: tokens.staff1, payload: { level: 'ad', date_from: from, date_to: to }, headers: { 'content-type': 'application/json' } });
+    expect(exported.statusCode).toBe(200);
+    expect(exported.rawPayload.includes(Buffer.from(tree2.adIds[0]!))).toBe(false);
+    const hourly = await t.call('/api/ad-reports/hourly', { level: 'ad', id: other, day: to }, { token: tokens.staff1 });
+    expect(hourly.data.series.every((p: any) => p.spend === 0 && p.previous_spend === 0)).toBe(true);
+    const act = await t.call('/api/ad-ops/apply', { level: 'ad', ids: [other], action: 'pause' }, { token: tokens.staff1, lang: 'en' });
+    expect(act.code).not.toBe(0);
+    expect(act.message).toMatch(/outside your scope/);
+    const ops = await t.db.selectFrom('ad_operations').select('id').where('object_id', '=', other).execute();
+    expect(ops).toEqual([]);
+  });
+
+  it('compares with the previous period of the same length', async () => {
+    const res = await report(tokens.manager, { level: 'campaign', compare: true });
+    expect(res.data.previous_range).toEqual({ date_from: new Date(Date.parse(from) - 3 * 86_400_000).toISOString().slice(0, 10), date_to: new Date(Date.parse(from) - 86_400_000).toISOString().slice(0, 10) });
+    const previous = await report(tokens.manager, { level: 'campaign', date_from: res.data.previous_range.date_from, date_to: res.data.previous_range.date_to });
+    expect(res.data.previous_totals.spend).toBeCloseTo(previous.data.totals.spend, 6);
+    const row = res.data.list[0];
+    const prevRow = previous.data.list.find((r: any) => r.id === row.id);
+    expect(row.previous.spend).toBeCloseTo(prevRow.metrics.spend, 6);
+    expect(prevRow.metrics.spend).toBeGreaterThan(0);
+    expect(row.change.spend).toBeCloseTo((row.metrics.spend - prevRow.metrics.spend) / prevRow.metrics.spend, 9);
+  });
+
+  it('says as of when the data was synced, and sorts by any metric', async () => {
+    const res = await report(tokens.manager, { level: 'ad', sort_field: 'ctr', sort_order: 'ascend' });
+    expect(res.data.as_of).toBe(t.clock.now().toISOString());
+    const ctrs = res.data.list.map((r: any) => r.metrics.ctr).filter((v: number | null) => v !== null);
+    expect(ctrs).toEqual([...ctrs].sort((a, b) => a - b));
+    expect(metrics.ctr.kind).toBe('ratio');
+  });
+});
+
+describe('ad operations', () => {
+  it('pausing an ad logs pending → ok with before and after, and the mirror is re-read', async () => {
+    const ad = await idOf('ads', tree1.adIds[0]!);
+    const res = await t.call('/api/ad-ops/apply', { level: 'ad', ids: [ad], action: 'pause' }, { token: tokens.staff1, lang: 'en' });
+    expect(res.code).toBe(0);
+    expect(res.data.results[0]).toMatchObject({ id: ad, result: 'ok', before: { status: 'ACTIVE' }, after: { status: 'PAUSED' } });
+    const op = await t.db.selectFrom('ad_operations').selectAll().where('id', '=', res.data.results[0].operation_id).executeTakeFirstOrThrow();
+    expect(op).toMatchObject({ result: 'ok', action: 'pause', actor_type: 'user', actor_user_id: ids.staff1, level: 'ad', object_platform_id: tree1.adIds[0] });
+    const mirror = await t.db.selectFrom('ads').select(['status', 'effective_status']).where('id', '=', ad).executeTakeFirstOrThrow();
+    expect(mirror).toEqual({ status: 'PAUSED', effective_status: 'PAUSED' });
+    // Append-only: a final row cannot change.
+    await expect(t.db.updateTable('ad_operations').set({ result: 'failed' }).where('id', '=', op.id).execute()).rejects.toThrow(/append-only/);
+    // 关闭日志 lists it; the other team does not see it.
+    const closeLog = await t.call('/api/ad-operations/list', { log: 'close' }, { token: tokens.leader });
+    expect(closeLog.data.list.map((o: any) => o.id)).toContain(op.id);
+    const otherLog = await t.call('/api/ad-operations/list', { log: 'all' }, { token: tokens.staff2 });
+    expect(otherLog.data.list.map((o: any) => o.id)).not.toContain(op.id);
+  });
+
+  it('a platform refusal is logged failed with the platform’s reason, and the other objects of the batch still go through', async () => {
+    const [a, b] = await Promise.all([idOf('ads', tree1.adIds[0]!), idOf('ads', tree1.adIds[1]!)]);
+    await sim.control('POST', '/__sim/faults', { path: `/${tree1.adIds[1]}`, method: 'POST', count: 1, error: { code: 100, message: '(#100) Invalid parameter', error_user_msg: 'This ad is under review and cannot be changed now.' } });
+    const res = await t.call('/api/ad-ops/apply', { level: 'ad', ids: [a, b], action: 'activate' }, { token: tokens.manager, lang: 'en' });
+    await sim.control('DELETE', '/__sim/faults');
+    const byId = new Map(res.data.results.map((r: any) => [r.id, r]));
+    expect((byId.get(a) as any).result).toBe('ok');
+    expect((byId.get(b) as any)).toMatchObject({ result: 'failed' });
+    expect((byId.get(b) as any).error).toMatch(/under review/);
+    const row = await t.db.selectFrom('ad_operations').select(['result', 'error', 'error_en', 'batch_id']).where('id', '=', (byId.get(b) as any).operation_id).executeTakeFirstOrThrow();
+    expect(row.result).toBe('failed');
+    expect(row.error).toMatch(/广告平台返回错误.*under review/);
+    expect(row.error_en).toMatch(/answered with an error.*under review/);
+    expect(row.batch_id).toBe(res.data.batch_id);
+  });
+
+  it('budgets: major units in, minor stored; only the holder; four changes an hour', async () => {
+    const adset = await idOf('ad_sets', tree1.adsetId);
+    const campaign = await idOf('ad_campaigns', tree1.campaignId);
+    const ok1 = await t.call('/api/ad-ops/apply', { level: 'adset', ids: [adset], action: 'budget', daily_budget: 123.45 }, { token: tokens.staff1, lang: 'en' });
+    expect(ok1.data.results[0]).toMatchObject({ result: 'ok', before: { daily_budget_minor: 30000 }, after: { daily_budget_minor: 12345, currency: 'USD' } });
+    expect((await t.db.selectFrom('ad_sets').select('daily_budget_minor').where('id', '=', adset).executeTakeFirstOrThrow()).daily_budget_minor).toBe(12345);
+    const notHolder = await t.call('/api/ad-ops/apply', { level: 'campaign', ids: [campaign], action: 'budget', daily_budget: 50 }, { token: tokens.staff1, lang: 'en' });
+    expect(notHolder.data.results[0].result).toBe('failed');
+    expect(notHolder.data.results[0].error).toMatch(/held by its ad set/);
+    for (const v of [124, 125, 126]) expect((await t.call('/api/ad-ops/apply', { level: 'adset', ids: [adset], action: 'budget', daily_budget: v }, { token: tokens.staff1 })).data.results[0].result).toBe('ok');
+    const preview = await t.call('/api/ad-ops/apply', { level: 'adset', ids: [adset], action: 'budget', daily_budget: 127, dry_run: true }, { token: tokens.staff1, lang: 'en' });
+    expect(preview.data.results[0].error).toMatch(/changed 4 times this hour/);
+    const fifth = await t.call('/api/ad-ops/apply', { level: 'adset', ids: [adset], action: 'budget', daily_budget: 127 }, { token: tokens.staff1, lang: 'en' });
+    expect(fifth.data.results[0].result).toBe('failed');
+    expect((await t.db.selectFrom('ad_sets').select('daily_budget_minor').where('id', '=', adset).executeTakeFirstOrThrow()).daily_budget_minor).toBe(12600);
+  });
+
+  it('the super admin may only switch on and off', async () => {
+    const ad = await idOf('ads', tree2.adIds[0]!);
+    const rename = await t.call('/api/ad-ops/apply', { level: 'ad', ids: [ad], action: 'rename', name: 'x' }, { token: tokens.root, lang: 'en' });
+    expect(rename.message).toMatch(/only switch objects on or off/);
+    const pause = await t.call('/api/ad-ops/apply', { level: 'ad', ids: [ad], action: 'pause' }, { token: tokens.root });
+    expect(pause.data.results[0].result).toBe('ok');
+  });
+
+  it('copies an ad set with another pixel by re-creating it, and logs the copy', async () => {
+    const adset = await idOf('ad_sets', tree1.adsetId);
+    const pixel = user.pixels[1]!.id;
+    const res = await t.call('/api/ad-ops/copy', { level: 'adset', ids: [adset], pixel_id: pixel, rename_suffix: ' (pixel 2)' }, { token: tokens.staff1, lang: 'en' });
+    expect(res.code).toBe(0);
+    expect(res.data.results[0].result).toBe('ok');
+    const copiedId = res.data.results[0].after.copied_id as string;
+    const onPlatform = await graph(sim, user.access_token, 'GET', copiedId, { fields: 'name,promoted_object,status' });
+    expect(onPlatform.promoted_object.pixel_id).toBe(pixel);
+    expect(onPlatform.status).toBe('PAUSED');
+    const mirror = await t.db.selectFrom('ad_sets').select(['pixel_id', 'name']).where('platform_id', '=', copiedId).executeTakeFirstOrThrow();
+    expect(mirror.pixel_id).toBe(pixel);
+    const ads = await t.db.selectFrom('ads as a').innerJoin('ad_sets as s', 's.id', 'a.adset_id').select('a.id').where('s.platform_id', '=', copiedId).execute();
+    expect(ads.length).toBe(2);
+    const log = await t.call('/api/ad-operations/list', { log: 'all' }, { token: tokens.staff1 });
+    expect(log.data.list[0].action).toBe('copy');
+  });
+
+  it('reconciles a pending act a crash left behind against the platform', async () => {
+    const paused = tree1.adIds[0]!; // paused on the platform above, then switched on again
+    const ad = await idOf('ads', paused);
+    const account = acc1;
+    const at = new Date(t.clock.now().getTime() - 10 * 60_000);
+    const rows = await t.db
+      .insertInto('ad_operations')
+      .values([
+        { batch_id: '00000000-0000-4000-8000-000000000001', actor_type: 'system', action: 'activate', level: 'ad', object_id: ad, object_platform_id: paused, object_name: 'Ad 1', ad_account_id: account, before: JSON.stringify({ status: 'PAUSED' }), after: JSON.stringify({ status: 'ACTIVE' }), created_at: at },
+        { batch_id: '00000000-0000-4000-8000-000000000001', actor_type: 'system', action: 'rename', level: 'ad', object_id: ad, object_platform_id: paused, object_name: 'Ad 1', ad_account_id: account, before: JSON.stringify({ name: 'Ad 1' }), after: JSON.stringify({ name: 'Never sent' }), created_at: at },
+      ])
+      .returning('id')
+      .execute();
+    const ops = createAdOperations({ db: t.db, clock: t.clock, platform: sim.platform, sync: adSyncOf(ctx({})) });
+    const r = await ops.reconcile();
+    expect(r).toEqual({ checked: 2, ok: 1, failed: 1 });
+    const after = await t.db.selectFrom('ad_operations').select(['id', 'result', 'error_en']).where('id', 'in', rows.map((x) => x.id)).orderBy('id').execute();
+    expect(after[0]!.result).toBe('ok');
+    expect(after[1]).toMatchObject({ result: 'failed' });
+    expect(after[1]!.error_en).toMatch(/did not take effect/);
+  });
+});

@@ -1,0 +1,481 @@
+import { randomUUID } from 'node:crypto';
+import { both, type Bilingual } from '@ads/contracts';
+import type { Db } from '../../db/database.ts';
+import type { AdLevel, AdOperationAction } from '../../db/schema.ts';
+import { AppError } from '../../errors.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { platformDetail, toAppError } from '../../lib/platform-errors.ts';
+import { seesEverything, visibleAdAccountIds, visibleUserIds, type ScopeActor } from '../../lib/scope.ts';
+import { currencyOffset, toMajor, toMinor } from '../../platform/currency.ts';
+import { PlatformError, type AdPlatformClient, type CopyResult } from '../../platform/types.ts';
+import type { createAdSync } from './ad-sync.service.ts';
+import { IS_ADMIN_SUPER } from '@ads/contracts';
+
+// Operations on campaigns, ad sets and ads (issue 7 "Operations"): each act on each object is a
+// row of ad_operations written `pending` before the platform call and completed after it
+// (docs/ad-data-design.md §7), with before → after and, on failure, the platform's reason in both
+// languages. The mirror is re-read right after the writes, so the tables show the new state.
+
+type AdSync = ReturnType<typeof createAdSync>;
+
+export interface AdOpsDeps {
+  db: Db;
+  clock: Clock;
+  sync: AdSync;
+  platform: AdPlatformClient;
+}
+
+/** Who acts: a person (with scope), a rule, a start task or the system. */
+export type OpActor =
+  | { type: 'user'; actor: ScopeActor }
+  | { type: 'rule'; ruleId: number }
+  | { type: 'start_task'; startTaskId: number; userId?: number | null }
+  | { type: 'system' };
+
+export type ApplyAction = 'activate' | 'pause' | 'budget' | 'bid' | 'rename' | 'delete';
+
+export interface ApplyInput {
+  level: AdLevel;
+  /** Our ids of the objects (ad_campaigns / ad_sets / ads). */
+  ids: number[];
+  action: ApplyAction;
+  /** budget: major units of the account currency (10.5 = $10.50; 1000 = ¥1000 for JPY). */
+  daily_budget?: number;
+  lifetime_budget?: number;
+  /** bid: major units. */
+  bid_amount?: number;
+  /** rename: the new name. */
+  name?: string;
+  /** Only say what would change (the confirmation), never call the platform. */
+  dry_run?: boolean;
+}
+
+export interface OpResult {
+  id: number;
+  platform_id: string;
+  name: string;
+  ad_account_id: number;
+  before: Record<string, unknown>;
+  after: Record<string, unknown>;
+  result: 'ok' | 'failed' | 'preview';
+  error: Bilingual | null;
+  warnings: Bilingual[];
+  operation_id: number | null;
+}
+
+export interface CopyInput {
+  level: AdLevel;
+  ids: number[];
+  /** Target parent (our id): a campaign for ad sets, an ad set for ads; default the source's parent. */
+  parent_id?: number;
+  /** Copies per source (1–20). */
+  copies?: number;
+  status?: 'ACTIVE' | 'PAUSED';
+  rename_suffix?: string;
+  /** Campaigns only (the platform's parameter_overrides): name and budget in major units. */
+  name?: string;
+  daily_budget?: number;
+  /** Ad sets: another pixel or conversion event — the platform cannot change them on a published ad set, so the ad set is re-created. */
+  pixel_id?: string;
+  custom_event_type?: string;
+}
+
+/** Ad-set budget changes the platform allows per hour (reference §4). */
+export const ADSET_BUDGET_CHANGES_PER_HOUR = 4;
+/** A budget above this many US dollars a day is confirmed with a warning. */
+const BUDGET_WARN_USD = 1000;
+
+const TABLE = { campaign: 'ad_campaigns', adset: 'ad_sets', ad: 'ads' } as const;
+const LEVEL_WORD = { campaign: { zh: '广告系列', en: 'campaign' }, adset: { zh: '广告组', en: 'ad set' } };
+
+interface Target {
+  id: number;
+  platform_id: string;
+  name: string;
+  ad_account_id: number;
+  status: string;
+  currency: string;
+  owner_user_id: number | null;
+  daily_budget_minor: number | null;
+  lifetime_budget_minor: number | null;
+  bid_amount_minor: number | null;
+  budget_holder: 'self' | 'campaign' | 'adset' | 'none';
+  campaign_id: number | null;
+  adset_id: number | null;
+}
+
+/** A platform failure in plain words, both languages. */
+export function failureText(err: unknown): Bilingual {
+  const app = toAppError(err);
+  if (app instanceof AppError) return both(app.key, app.params);
+  if (err instanceof PlatformError) return { zh: platformDetail(err), en: platformDetail(err) };
+  const text = err instanceof Error ? err.message : String(err);
+  return { zh: text, en: text };
+}
+
+/** Rows of `level` the actor may see and act on (design §5): their ad account or their owner is within the actor's scope. */
+export async function scopedIds(db: Db, actor: ScopeActor, level: AdLevel, ids: readonly number[]): Promise<Set<number>> {
+  if (!ids.length) return new Set();
+  let q = db.selectFrom(TABLE[level]).select('id').where('id', 'in', [...ids]);
+  if (!seesEverything(actor)) {
+    const accounts = await visibleAdAccountIds(db, actor);
+    const users = await visibleUserIds(db, actor);
+    q = q.where((eb) => eb.or([eb('ad_account_id', 'in', accounts?.length ? accounts : [0]), eb('owner_user_id', 'in', users?.length ? users : [0])]));
+  }
+  return new Set((await q.execute()).map((r) => r.id));
+}
+
+export function createAdOperations({ db, clock, sync, platform }: AdOpsDeps) {
+  async function targets(level: AdLevel, ids: readonly number[]): Promise<Target[]> {
+    if (!ids.length) return [];
+    if (level === 'campaign') {
+      const rows = await db.selectFrom('ad_campaigns').select(['id', 'platform_id', 'name', 'ad_account_id', 'status', 'currency', 'owner_user_id', 'daily_budget_minor', 'lifetime_budget_minor', 'bid_amount_minor', 'budget_level']).where('id', 'in', [...ids]).execute();
+      return rows.map((r) => ({ ...r, budget_holder: r.budget_level === 'campaign' ? 'self' : 'adset', campaign_id: null, adset_id: null }));
+    }
+    if (level === 'adset') {
+      const rows = await db
+        .selectFrom('ad_sets as s')
+        .innerJoin('ad_campaigns as c', 'c.id', 's.campaign_id')
+        .select(['s.id', 's.platform_id', 's.name', 's.ad_account_id', 's.status', 's.currency', 's.owner_user_id', 's.daily_budget_minor', 's.lifetime_budget_minor', 's.bid_amount_minor', 'c.budget_level', 's.campaign_id'])
+        .where('s.id', 'in', [...ids])
+        .execute();
+      return rows.map((r) => ({ ...r, budget_holder: r.budget_level === 'campaign' ? 'campaign' : 'self', adset_id: null }));
+    }
+    const rows = await db
+      .selectFrom('ads as a')
+      .innerJoin('ad_accounts as acc', 'acc.id', 'a.ad_account_id')
+      .select(['a.id', 'a.platform_id', 'a.name', 'a.ad_account_id', 'a.status', 'acc.currency', 'a.owner_user_id', 'a.campaign_id', 'a.adset_id'])
+      .where('a.id', 'in', [...ids])
+      .execute();
+    return rows.map((r) => ({ ...r, daily_budget_minor: null, lifetime_budget_minor: null, bid_amount_minor: null, budget_holder: 'none' }));
+  }
+
+  /** Ok budget changes of an ad set within the last hour, from our log (the platform counts the same acts). */
+  async function budgetChangesLastHour(adsetPlatformId: string): Promise<{ count: number; oldest: Date | null }> {
+    const since = new Date(clock.now().getTime() - 3_600_000);
+    const rows = await db.selectFrom('ad_operations').select('finished_at').where('level', '=', 'adset').where('object_platform_id', '=', adsetPlatformId).where('action', '=', 'budget').where('result', '=', 'ok').where('finished_at', '>', since).orderBy('finished_at').execute();
+    return { count: rows.length, oldest: rows[0]?.finished_at ?? null };
+  }
+
+  const actorColumns = (a: OpActor) => ({
+    actor_type: a.type,
+    actor_user_id: a.type === 'user' ? a.actor.id : a.type === 'start_task' ? (a.userId ?? null) : null,
+    rule_id: a.type === 'rule' ? a.ruleId : null,
+    start_task_id: a.type === 'start_task' ? a.startTaskId : null,
+  });
+
+  async function begin(actor: OpActor, batchId: string, action: AdOperationAction, level: AdLevel, t: Pick<Target, 'id' | 'platform_id' | 'name' | 'ad_account_id'>, before: unknown, after: unknown): Promise<number> {
+    const row = await db
+      .insertInto('ad_operations')
+      .values({
+        batch_id: batchId,
+        ...actorColumns(actor),
+        action,
+        level,
+        object_id: t.id,
+        object_platform_id: t.platform_id,
+        object_name: t.name,
+        ad_account_id: t.ad_account_id,
+        before: JSON.stringify(before),
+        after: JSON.stringify(after),
+        created_at: clock.now(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
+  }
+
+  async function finish(id: number, result: 'ok' | 'failed', error: Bilingual | null, after?: unknown) {
+    await db
+      .updateTable('ad_operations')
+      .set({ result, error: error?.zh.slice(0, 1000) ?? null, error_en: error?.en.slice(0, 1000) ?? null, finished_at: clock.now(), ...(after !== undefined && { after: JSON.stringify(after) }) })
+      .where('id', '=', id)
+      .where('result', '=', 'pending')
+      .execute();
+  }
+
+  /** Writes one failed row at once (refused before any platform call). */
+  async function refused(actor: OpActor, batchId: string, action: AdOperationAction, level: AdLevel, t: Target, before: unknown, after: unknown, error: Bilingual) {
+    const id = await begin(actor, batchId, action, level, t, before, after);
+    await finish(id, 'failed', error);
+    return id;
+  }
+
+  async function assertScope(actor: OpActor, level: AdLevel, ids: number[]) {
+    if (actor.type !== 'user') return;
+    const visible = await scopedIds(db, actor.actor, level, ids);
+    if (ids.some((id) => !visible.has(id))) throw new AppError('AD_OBJECT_NOT_FOUND');
+  }
+
+  /** Re-reads the written objects per account; a failure here is logged by the caller's sync later, never undoes the log. */
+  async function refresh(level: AdLevel, written: { ad_account_id: number; platform_id: string }[]) {
+    const byAccount = new Map<number, string[]>();
+    for (const w of written) byAccount.set(w.ad_account_id, [...(byAccount.get(w.ad_account_id) ?? []), w.platform_id]);
+    for (const [account, ids] of byAccount) {
+      try {
+        await sync.refreshObjects(account, level, ids);
+      } catch {
+        // The next scheduled sync brings the mirror up to date.
+      }
+    }
+  }
+
+  return {
+    /**
+     * Pause / activate / budget / bid / rename / delete, one object or many. Each object gets its
+     * own log row and result; one failing does not stop the others. The super admin may only
+     * pause and activate.
+     */
+    async apply(actor: OpActor, input: ApplyInput): Promise<{ batch_id: string; results: OpResult[] }> {
+      if (actor.type === 'user' && actor.actor.is_admin === IS_ADMIN_SUPER && input.action !== 'pause' && input.action !== 'activate') throw new AppError('AD_OP_SUPER_ADMIN_ONLY_STATUS');
+      const ids = [...new Set(input.ids)];
+      await assertScope(actor, input.level, ids);
+      const list = await targets(input.level, ids);
+      if (list.length !== ids.length) throw new AppError('AD_OBJECT_NOT_FOUND');
+      const batchId = randomUUID();
+      const results: OpResult[] = [];
+      const written: { ad_account_id: number; platform_id: string }[] = [];
+
+      for (const t of list) {
+        const warnings: Bilingual[] = [];
+        let before: Record<string, unknown> = {};
+        let after: Record<string, unknown> = {};
+        let update: Parameters<AdPlatformClient['updateAdObject']>[2] | 'delete' = {};
+        let refusal: Bilingual | null = null;
+        switch (input.action) {
+          case 'pause':
+          case 'activate':
+            before = { status: t.status };
+            after = { status: input.action === 'pause' ? 'PAUSED' : 'ACTIVE' };
+            update = { status: after.status as 'ACTIVE' | 'PAUSED' };
+            break;
+          case 'delete':
+            before = { status: t.status };
+            after = { status: 'DELETED' };
+            update = 'delete';
+            break;
+          case 'rename': {
+            const name = input.name?.trim();
+            if (!name) throw new AppError('VALIDATION', { detail: 'name' }, 'name');
+            before = { name: t.name };
+            after = { name };
+            update = { name };
+            break;
+          }
+          case 'bid': {
+            if (input.bid_amount === undefined) throw new AppError('VALIDATION', { detail: 'bid_amount' }, 'bid_amount');
+            const minor = toMinor(input.bid_amount, t.currency);
+            before = { bid_amount_minor: t.bid_amount_minor, currency: t.currency };
+            after = { bid_amount_minor: minor, currency: t.currency };
+            update = { bidAmountMinor: minor };
+            break;
+          }
+          case 'budget': {
+            if (input.daily_budget === undefined && input.lifetime_budget === undefined) throw new AppError('VALIDATION', { detail: 'daily_budget' }, 'daily_budget');
+            before = { daily_budget_minor: t.daily_budget_minor, lifetime_budget_minor: t.lifetime_budget_minor, currency: t.currency };
+            const daily = input.daily_budget === undefined ? undefined : toMinor(input.daily_budget, t.currency);
+            const lifetime = input.lifetime_budget === undefined ? undefined : toMinor(input.lifetime_budget, t.currency);
+            after = { ...(daily !== undefined && { daily_budget_minor: daily }), ...(lifetime !== undefined && { lifetime_budget_minor: lifetime }), currency: t.currency };
+            update = { dailyBudgetMinor: daily, lifetimeBudgetMinor: lifetime };
+            if (t.budget_holder !== 'self') {
+              const holder = t.budget_holder === 'campaign' ? LEVEL_WORD.campaign : LEVEL_WORD.adset;
+              refusal = { zh: both('AD_OP_NO_BUDGET_HERE', { name: t.name, holder: holder.zh }).zh, en: both('AD_OP_NO_BUDGET_HERE', { name: t.name, holder: holder.en }).en };
+            } else if (input.level === 'adset') {
+              const changes = await budgetChangesLastHour(t.platform_id);
+              if (changes.count >= ADSET_BUDGET_CHANGES_PER_HOUR) {
+                const at = new Date(changes.oldest!.getTime() + 3_600_000).toISOString().slice(11, 16) + ' UTC';
+                refusal = both('AD_OP_BUDGET_LIMIT', { name: t.name, count: changes.count, at });
+              } else if (changes.count === ADSET_BUDGET_CHANGES_PER_HOUR - 1) {
+                warnings.push(both('AD_OP_BUDGET_LIMIT', { name: t.name, count: changes.count, at: '-' }));
+              }
+            }
+            const usd = (daily ?? lifetime ?? 0) / currencyOffset(t.currency);
+            if (t.currency === 'USD' && usd > BUDGET_WARN_USD) warnings.push({ zh: `预算 ${toMajor(daily ?? lifetime ?? 0, t.currency)} ${t.currency} 较高，请确认`, en: `The budget ${toMajor(daily ?? lifetime ?? 0, t.currency)} ${t.currency} is high; please confirm` });
+            break;
+          }
+        }
+        const base = { id: t.id, platform_id: t.platform_id, name: t.name, ad_account_id: t.ad_account_id, before, after, warnings };
+        if (input.dry_run) {
+          results.push({ ...base, result: refusal ? 'failed' : 'preview', error: refusal, operation_id: null });
+          continue;
+        }
+        if (refusal) {
+          const opId = await refused(actor, batchId, input.action, input.level, t, before, after, refusal);
+          results.push({ ...base, result: 'failed', error: refusal, operation_id: opId });
+          continue;
+        }
+        const opId = await begin(actor, batchId, input.action, input.level, t, before, after);
+        try {
+          await sync.withToken(t.ad_account_id, (token) => (update === 'delete' ? platform.deleteAdObject(token, t.platform_id) : platform.updateAdObject(token, t.platform_id, update)));
+          await finish(opId, 'ok', null);
+          written.push(t);
+          results.push({ ...base, result: 'ok', error: null, operation_id: opId });
+        } catch (err) {
+          const text = err instanceof Error && err.name === 'AdSyncNoTokenError' ? both('AD_OP_NO_TOKEN') : failureText(err);
+          await finish(opId, 'failed', text);
+          results.push({ ...base, result: 'failed', error: text, operation_id: opId });
+        }
+      }
+      if (written.length) await refresh(input.level, written);
+      return { batch_id: batchId, results };
+    },
+
+    /**
+     * Copies within the ad account through the platform's copies edge (deep; chunked when the
+     * platform refuses a large synchronous copy), or — for an ad set with another pixel or
+     * conversion event — by reading it and creating a new one with its ads.
+     */
+    async copy(actor: OpActor, input: CopyInput): Promise<{ batch_id: string; results: OpResult[] }> {
+      if (actor.type === 'user' && actor.actor.is_admin === IS_ADMIN_SUPER) throw new AppError('AD_OP_SUPER_ADMIN_ONLY_STATUS');
+      const ids = [...new Set(input.ids)];
+      await assertScope(actor, input.level, ids);
+      const list = await targets(input.level, ids);
+      if (list.length !== ids.length) throw new AppError('AD_OBJECT_NOT_FOUND');
+      let parent: { platform_id: string; ad_account_id: number } | undefined;
+      if (input.parent_id !== undefined) {
+        const parentLevel: AdLevel = input.level === 'ad' ? 'adset' : 'campaign';
+        await assertScope(actor, parentLevel, [input.parent_id]);
+        parent = await db.selectFrom(TABLE[parentLevel]).select(['platform_id', 'ad_account_id']).where('id', '=', input.parent_id).executeTakeFirst();
+        if (!parent) throw new AppError('AD_OBJECT_NOT_FOUND');
+        if (list.some((t) => t.ad_account_id !== parent!.ad_account_id)) throw new AppError('AD_OP_CROSS_ACCOUNT');
+      }
+      const batchId = randomUUID();
+      const results: OpResult[] = [];
+      const copies = Math.min(20, Math.max(1, input.copies ?? 1));
+      const recreate = input.level === 'adset' && (input.pixel_id !== undefined || input.custom_event_type !== undefined);
+      for (const t of list) {
+        for (let n = 0; n < copies; n++) {
+          const before = { source_id: t.platform_id, name: t.name };
+          const wanted = { parent: parent?.platform_id ?? null, status: input.status ?? 'PAUSED', ...(input.pixel_id && { pixel_id: input.pixel_id }), ...(input.custom_event_type && { custom_event_type: input.custom_event_type }), ...(input.name && { name: input.name }), ...(input.daily_budget !== undefined && { daily_budget_minor: toMinor(input.daily_budget, t.currency) }) };
+          const opId = await begin(actor, batchId, 'copy', input.level, t, before, wanted);
+          const base = { id: t.id, platform_id: t.platform_id, name: t.name, ad_account_id: t.ad_account_id, before, warnings: [] };
+          try {
+            const copied = await sync.withToken(t.ad_account_id, (token) => (recreate ? recreateAdSet(token, t, input, parent?.platform_id) : copyOnPlatform(token, input.level, t, input, parent?.platform_id)));
+            const after = { ...wanted, copied_id: copied.copiedId, objects: copied.objects.length };
+            await finish(opId, 'ok', null, after);
+            results.push({ ...base, after, result: 'ok', error: null, operation_id: opId });
+            const level = input.level;
+            await refresh(level, [{ ad_account_id: t.ad_account_id, platform_id: copied.copiedId }]);
+          } catch (err) {
+            const text = err instanceof Error && err.name === 'AdSyncNoTokenError' ? both('AD_OP_NO_TOKEN') : failureText(err);
+            await finish(opId, 'failed', text);
+            results.push({ ...base, after: wanted, result: 'failed', error: text, operation_id: opId });
+          }
+        }
+      }
+      return { batch_id: batchId, results };
+    },
+
+    /**
+     * Rows a crash left pending (older than two minutes) are checked against the platform: a
+     * status, name, budget or bid that now reads as `after` was applied (ok); anything else did
+     * not take effect (failed). Copies and creates cannot be told apart from nothing, so they fail.
+     */
+    async reconcile(opts: { signal?: AbortSignal; olderThanMs?: number } = {}) {
+      const before = new Date(clock.now().getTime() - (opts.olderThanMs ?? 120_000));
+      const rows = await db.selectFrom('ad_operations').selectAll().where('result', '=', 'pending').where('created_at', '<', before).orderBy('id').limit(200).execute();
+      let ok = 0;
+      let failed = 0;
+      for (const row of rows) {
+        opts.signal?.throwIfAborted();
+        const after = (row.after ?? {}) as Record<string, unknown>;
+        let applied = false;
+        if (row.action !== 'copy' && row.action !== 'create') {
+          try {
+            const account = await db.selectFrom('ad_accounts').select('platform_id').where('id', '=', row.ad_account_id).executeTakeFirstOrThrow();
+            const current = await sync.withToken(row.ad_account_id, async (token) => {
+              const o = { ids: [row.object_platform_id] };
+              if (row.level === 'campaign') return (await platform.listCampaigns(token, account.platform_id, o))[0];
+              if (row.level === 'adset') return (await platform.listAdSets(token, account.platform_id, o))[0];
+              return (await platform.listAds(token, account.platform_id, o))[0];
+            });
+            if (current) {
+              const c = current as unknown as Record<string, unknown>;
+              applied = Object.entries(after).every(([k, v]) => {
+                if (k === 'currency') return true;
+                if (k === 'status') return c.status === v;
+                if (k === 'name') return c.name === v;
+                if (k === 'daily_budget_minor') return c.dailyBudgetMinor === v;
+                if (k === 'lifetime_budget_minor') return c.lifetimeBudgetMinor === v;
+                if (k === 'bid_amount_minor') return c.bidAmountMinor === v;
+                return false;
+              });
+              await sync.refreshObjects(row.ad_account_id, row.level, [row.object_platform_id]).catch(() => undefined);
+            }
+          } catch (err) {
+            if (err instanceof PlatformError && err.retryable) continue; // asked again next run
+          }
+        }
+        await finish(row.id, applied ? 'ok' : 'failed', applied ? null : both('AD_OP_CRASHED'));
+        if (applied) ok++;
+        else failed++;
+      }
+      return { checked: ok + failed, ok, failed };
+    },
+  };
+
+  async function copyOnPlatform(token: string, level: AdLevel, t: Target, input: CopyInput, parent: string | undefined): Promise<CopyResult> {
+    const common = {
+      statusOption: input.status ?? 'PAUSED',
+      ...(input.rename_suffix !== undefined && { renameSuffix: input.rename_suffix }),
+      ...(parent && { parentId: parent }),
+      ...(level === 'campaign' && (input.name !== undefined || input.daily_budget !== undefined) && { campaignOverrides: { name: input.name, dailyBudgetMinor: input.daily_budget === undefined ? undefined : toMinor(input.daily_budget, t.currency) } }),
+    } as const;
+    try {
+      return await platform.copyAdObject(token, level, t.platform_id, { ...common, deepCopy: level !== 'ad' });
+    } catch (err) {
+      // A synchronous copy is limited to a few objects (reference §3): copy the top object alone, then its children into it.
+      if (!(err instanceof PlatformError) || err.details.subcode !== 1885194 || level === 'ad') throw err;
+      const top = await platform.copyAdObject(token, level, t.platform_id, { ...common, deepCopy: false });
+      const objects = [...top.objects];
+      if (level === 'campaign') {
+        const sets = await db.selectFrom('ad_sets').select(['id', 'platform_id']).where('campaign_id', '=', t.id).where('deleted_at', 'is', null).execute();
+        for (const s of sets) {
+          const copiedSet = await platform.copyAdObject(token, 'adset', s.platform_id, { parentId: top.copiedId, deepCopy: false, statusOption: common.statusOption, renameSuffix: '' });
+          objects.push(...copiedSet.objects);
+          await copyAds(token, s.id, copiedSet.copiedId, common.statusOption, objects);
+        }
+      } else await copyAds(token, t.id, top.copiedId, common.statusOption, objects);
+      return { copiedId: top.copiedId, objects };
+    }
+  }
+
+  async function copyAds(token: string, adsetId: number, into: string, status: 'ACTIVE' | 'PAUSED', objects: CopyResult['objects']) {
+    const ads = await db.selectFrom('ads').select('platform_id').where('adset_id', '=', adsetId).where('deleted_at', 'is', null).execute();
+    for (const a of ads) objects.push(...(await platform.copyAdObject(token, 'ad', a.platform_id, { parentId: into, statusOption: status, renameSuffix: '' })).objects);
+  }
+
+  /** An ad set with another pixel or event: read its settings, create a new one, and create its ads with the same creatives. */
+  async function recreateAdSet(token: string, t: Target, input: CopyInput, parent: string | undefined): Promise<CopyResult> {
+    const source = await db.selectFrom('ad_sets as s').innerJoin('ad_campaigns as c', 'c.id', 's.campaign_id').select(['s.name', 's.daily_budget_minor', 's.lifetime_budget_minor', 's.bid_amount_minor', 's.bid_strategy', 's.pixel_id', 's.custom_event_type', 's.start_time', 's.end_time', 'c.platform_id as campaign_platform_id']).where('s.id', '=', t.id).executeTakeFirstOrThrow();
+    const account = await db.selectFrom('ad_accounts').select('platform_id').where('id', '=', t.ad_account_id).executeTakeFirstOrThrow();
+    const spec = await platform.getAdSetSpec(token, t.platform_id);
+    const status = input.status ?? 'PAUSED';
+    const pixel = input.pixel_id ?? source.pixel_id;
+    const created = await platform.createAdSet(token, account.platform_id, {
+      campaignId: parent ?? source.campaign_platform_id,
+      name: `${source.name}${input.rename_suffix ?? ' - Copy'}`,
+      status,
+      dailyBudgetMinor: source.daily_budget_minor,
+      lifetimeBudgetMinor: source.lifetime_budget_minor,
+      bidAmountMinor: source.bid_amount_minor,
+      bidStrategy: source.bid_strategy,
+      billingEvent: spec.billingEvent ?? 'IMPRESSIONS',
+      optimizationGoal: spec.optimizationGoal ?? 'OFFSITE_CONVERSIONS',
+      promotedObject: pixel ? { pixelId: pixel, customEventType: input.custom_event_type ?? source.custom_event_type ?? 'PURCHASE' } : null,
+      targeting: spec.targeting,
+      startTime: source.start_time && source.start_time > clock.now() ? source.start_time : null,
+      endTime: source.end_time,
+    });
+    const objects: CopyResult['objects'] = [{ level: 'adset', sourceId: t.platform_id, copiedId: created.id }];
+    const ads = await db.selectFrom('ads').select(['platform_id', 'name', 'creative_platform_id']).where('adset_id', '=', t.id).where('deleted_at', 'is', null).execute();
+    for (const a of ads) {
+      if (!a.creative_platform_id) continue;
+      const ad = await platform.createAd(token, account.platform_id, { adsetId: created.id, name: a.name, status, creativeId: a.creative_platform_id });
+      objects.push({ level: 'ad', sourceId: a.platform_id, copiedId: ad.id });
+    }
+    return { copiedId: created.id, objects };
+  }
+}
+
+export type AdOperations = ReturnType<typeof createAdOperations>;

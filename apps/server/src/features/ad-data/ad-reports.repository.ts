@@ -1,0 +1,248 @@
+import { FACT_COLUMNS, metrics, type FactColumn, type FactSums, type MetricDef, type MetricKey } from '@ads/contracts';
+import { sql, type RawBuilder } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import { escapeLike } from '../../lib/sql.ts';
+
+// Report queries (docs/ad-data-design.md §4, §5): facts summed per row for a range of report days,
+// data scope applied to the facts and the objects first. The optimizer, account and campaign views
+// read campaign_stats_daily; ad sets and ads read ad_stats_daily filtered by their parent.
+// Ratios for sorting are computed in SQL from the sums with the registry's formula; the figures
+// shown are computed from the same sums by the registry (metricValue).
+
+export type ReportLevel = 'optimizer' | 'account' | 'campaign' | 'adset' | 'ad';
+
+/** Where a scope reaches: ad accounts and users (null = everything). */
+export interface ReportScope {
+  adAccountIds: number[] | null;
+  userIds: number[] | null;
+}
+
+export interface ReportFilters {
+  platform?: 'dj' | 'ec';
+  adAccountIds?: number[];
+  ownerUserId?: number;
+  campaignId?: number;
+  adsetId?: number;
+  status?: 'active' | 'paused' | 'deleted' | 'all';
+  keyword?: string;
+  dramaId?: number;
+  productId?: number;
+}
+
+export interface ReportQuery {
+  level: ReportLevel;
+  from: string;
+  to: string;
+  filters: ReportFilters;
+  scope: ReportScope;
+  sort?: { field: MetricKey | 'name'; order: 'asc' | 'desc' };
+  limit: number;
+  offset: number;
+}
+
+export interface ReportRowRaw {
+  key: number;
+  name: string;
+  platform_id: string | null;
+  ad_account_id: number | null;
+  account_name: string | null;
+  account_currency: string | null;
+  account_timezone: string | null;
+  owner_id: number | null;
+  owner_name: string | null;
+  status: string | null;
+  effective_status: string | null;
+  deleted: boolean;
+  budget_level: 'campaign' | 'adset' | null;
+  daily_budget_minor: number | null;
+  lifetime_budget_minor: number | null;
+  bid_amount_minor: number | null;
+  currency: string | null;
+  drama_id: number | null;
+  product_id: number | null;
+  sums: FactSums;
+}
+
+const usesCampaignRollup = (level: ReportLevel) => level === 'optimizer' || level === 'account' || level === 'campaign';
+
+/** Scope and fact filters on a fact table aliased `f`. */
+function factWhere(q: ReportQuery): RawBuilder<unknown> {
+  const parts: RawBuilder<unknown>[] = [sql`f.day >= ${q.from}`, sql`f.day <= ${q.to}`];
+  const { adAccountIds, userIds } = q.scope;
+  if (adAccountIds !== null || userIds !== null) {
+    const accounts = adAccountIds?.length ? sql`f.ad_account_id in (${sql.join(adAccountIds)})` : sql`false`;
+    const users = userIds?.length ? sql`f.owner_user_id in (${sql.join(userIds)})` : sql`false`;
+    parts.push(sql`(${accounts} or ${users})`);
+  }
+  const f = q.filters;
+  if (f.platform) parts.push(sql`f.platform = ${f.platform}`);
+  if (f.adAccountIds?.length) parts.push(sql`f.ad_account_id in (${sql.join(f.adAccountIds)})`);
+  if (f.ownerUserId !== undefined) parts.push(f.ownerUserId === 0 ? sql`f.owner_user_id is null` : sql`f.owner_user_id = ${f.ownerUserId}`);
+  if (f.campaignId !== undefined) parts.push(sql`f.campaign_id = ${f.campaignId}`);
+  if (f.adsetId !== undefined) parts.push(sql`f.adset_id = ${f.adsetId}`);
+  if (f.dramaId !== undefined) parts.push(sql`f.drama_id = ${f.dramaId}`);
+  if (f.productId !== undefined) parts.push(sql`f.product_id = ${f.productId}`);
+  return sql.join(parts, sql` and `);
+}
+
+const GROUP_KEY: Record<ReportLevel, string> = { optimizer: 'owner_user_id', account: 'ad_account_id', campaign: 'campaign_id', adset: 'adset_id', ad: 'ad_id' };
+
+/** `select <key> as k, sum(...) from <facts> f where … group by k` for a range. */
+function statsCte(q: ReportQuery, from: string, to: string): RawBuilder<unknown> {
+  const table = usesCampaignRollup(q.level) ? sql.table('campaign_stats_daily') : sql.table('ad_stats_daily');
+  const key = sql.ref(`f.${GROUP_KEY[q.level]}`);
+  const sums = sql.join(FACT_COLUMNS.map((c) => sql`sum(f.${sql.ref(c)})::bigint as ${sql.ref(c)}`));
+  return sql`select coalesce(${key}, 0) as k, ${sums} from ${table} f where ${factWhere({ ...q, from, to })} group by coalesce(${key}, 0)`;
+}
+
+/** The row source of a level: objects (with their own filters) left-joined to the stats, or the stats' groups themselves. */
+function rowsFrom(q: ReportQuery): RawBuilder<unknown> {
+  const f = q.filters;
+  const objectScope = (alias: string) => {
+    const { adAccountIds, userIds } = q.scope;
+    if (adAccountIds === null && userIds === null) return sql`true`;
+    const a = adAccountIds?.length ? sql`${sql.ref(`${alias}.ad_account_id`)} in (${sql.join(adAccountIds)})` : sql`false`;
+    const u = userIds?.length ? sql`${sql.ref(`${alias}.owner_user_id`)} in (${sql.join(userIds)})` : sql`false`;
+    return sql`(${a} or ${u})`;
+  };
+  const keyword = (alias: string) => {
+    if (!f.keyword) return sql`true`;
+    const like = `%${escapeLike(f.keyword)}%`;
+    const id = /^\d{1,9}$/.test(f.keyword) ? Number(f.keyword) : -1;
+    return sql`(${sql.ref(`${alias}.name`)} ilike ${like} or ${sql.ref(`${alias}.platform_id`)} = ${f.keyword} or ${sql.ref(`${alias}.id`)} = ${id})`;
+  };
+  const status = (alias: string) => {
+    switch (f.status) {
+      case 'active':
+        return sql`${sql.ref(`${alias}.effective_status`)} = 'ACTIVE' and ${sql.ref(`${alias}.deleted_at`)} is null`;
+      case 'paused':
+        return sql`${sql.ref(`${alias}.effective_status`)} in ('PAUSED', 'CAMPAIGN_PAUSED', 'ADSET_PAUSED') and ${sql.ref(`${alias}.deleted_at`)} is null`;
+      case 'deleted':
+        return sql`${sql.ref(`${alias}.deleted_at`)} is not null`;
+      case 'all':
+        return sql`true`;
+      default:
+        // Deleted objects show while they have figures in the range.
+        return sql`(${sql.ref(`${alias}.deleted_at`)} is null or s.k is not null)`;
+    }
+  };
+  const common = (alias: string) => {
+    const parts = [objectScope(alias), keyword(alias), status(alias)];
+    if (f.adAccountIds?.length) parts.push(sql`${sql.ref(`${alias}.ad_account_id`)} in (${sql.join(f.adAccountIds)})`);
+    if (f.ownerUserId !== undefined) parts.push(f.ownerUserId === 0 ? sql`${sql.ref(`${alias}.owner_user_id`)} is null` : sql`${sql.ref(`${alias}.owner_user_id`)} = ${f.ownerUserId}`);
+    if (f.dramaId !== undefined) parts.push(sql`${sql.ref(`${alias}.drama_id`)} = ${f.dramaId}`);
+    if (f.productId !== undefined) parts.push(sql`${sql.ref(`${alias}.product_id`)} = ${f.productId}`);
+    return sql.join(parts, sql` and `);
+  };
+  switch (q.level) {
+    case 'optimizer':
+      return sql`
+        select s.k as key, coalesce(u.name, '') as name, null::text as platform_id, null::int as ad_account_id, null::text as account_name,
+               null::text as account_currency, null::text as account_timezone, nullif(s.k, 0) as owner_id, u.name as owner_name, null::text as status,
+               null::text as effective_status, false as deleted, null::text as budget_level, null::bigint as daily_budget_minor,
+               null::bigint as lifetime_budget_minor, null::bigint as bid_amount_minor, null::text as currency, null::int as drama_id, null::int as product_id, s.*
+        from s left join users u on u.id = s.k
+        where ${f.keyword ? sql`(u.name ilike ${`%${escapeLike(f.keyword)}%`} or u.account ilike ${`%${escapeLike(f.keyword)}%`})` : sql`true`}`;
+    case 'account':
+      return sql`
+        select s.k as key, a.name, a.platform_id, a.id as ad_account_id, a.name as account_name, a.currency as account_currency, a.timezone_name as account_timezone,
+               null::int as owner_id, null::text as owner_name, a.account_status::text as status, null::text as effective_status, false as deleted,
+               null::text as budget_level, null::bigint as daily_budget_minor, null::bigint as lifetime_budget_minor, null::bigint as bid_amount_minor,
+               a.currency, null::int as drama_id, null::int as product_id, s.*
+        from s join ad_accounts a on a.id = s.k
+        where ${f.keyword ? sql`(a.name ilike ${`%${escapeLike(f.keyword)}%`} or a.platform_id = ${f.keyword} or a.account_id = ${f.keyword})` : sql`true`}
+          ${f.platform ? sql`and a.platform = ${f.platform}` : sql``}`;
+    case 'campaign':
+      return sql`
+        select o.id as key, o.name, o.platform_id, a.id as ad_account_id, a.name as account_name, a.currency as account_currency, a.timezone_name as account_timezone,
+               o.owner_user_id as owner_id, u.name as owner_name, o.status, o.effective_status, o.deleted_at is not null as deleted,
+               o.budget_level, o.daily_budget_minor, o.lifetime_budget_minor, o.bid_amount_minor, o.currency, o.drama_id, o.product_id, s.*
+        from ad_campaigns o join ad_accounts a on a.id = o.ad_account_id left join users u on u.id = o.owner_user_id left join s on s.k = o.id
+        where ${common('o')} ${f.platform ? sql`and o.platform = ${f.platform}` : sql``} ${f.campaignId !== undefined ? sql`and o.id = ${f.campaignId}` : sql``}`;
+    case 'adset':
+      return sql`
+        select o.id as key, o.name, o.platform_id, a.id as ad_account_id, a.name as account_name, a.currency as account_currency, a.timezone_name as account_timezone,
+               o.owner_user_id as owner_id, u.name as owner_name, o.status, o.effective_status, o.deleted_at is not null as deleted,
+               case when c.budget_level = 'adset' then 'adset' else 'campaign' end as budget_level, o.daily_budget_minor, o.lifetime_budget_minor, o.bid_amount_minor,
+               o.currency, o.drama_id, o.product_id, s.*
+        from ad_sets o join ad_campaigns c on c.id = o.campaign_id join ad_accounts a on a.id = o.ad_account_id left join users u on u.id = o.owner_user_id left join s on s.k = o.id
+        where ${common('o')} ${f.platform ? sql`and c.platform = ${f.platform}` : sql``} ${f.campaignId !== undefined ? sql`and o.campaign_id = ${f.campaignId}` : sql``}`;
+    case 'ad':
+      return sql`
+        select o.id as key, o.name, o.platform_id, a.id as ad_account_id, a.name as account_name, a.currency as account_currency, a.timezone_name as account_timezone,
+               o.owner_user_id as owner_id, u.name as owner_name, o.status, o.effective_status, o.deleted_at is not null as deleted,
+               null::text as budget_level, null::bigint as daily_budget_minor, null::bigint as lifetime_budget_minor, null::bigint as bid_amount_minor,
+               a.currency, o.drama_id, o.product_id, s.*
+        from ads o join ad_campaigns c on c.id = o.campaign_id join ad_accounts a on a.id = o.ad_account_id left join users u on u.id = o.owner_user_id left join s on s.k = o.id
+        where ${common('o')} ${f.platform ? sql`and c.platform = ${f.platform}` : sql``}
+          ${f.campaignId !== undefined ? sql`and o.campaign_id = ${f.campaignId}` : sql``} ${f.adsetId !== undefined ? sql`and o.adset_id = ${f.adsetId}` : sql``}`;
+  }
+}
+
+function toSums(row: Record<string, unknown>): FactSums {
+  const out: FactSums = {};
+  for (const c of FACT_COLUMNS) out[c as FactColumn] = row[c] == null ? 0 : Number(row[c]);
+  return out;
+}
+
+/** One page of rows, the total count, and the sums over every matching row (so totals = the sum of the rows). */
+export async function reportRows(db: Db, q: ReportQuery): Promise<{ rows: ReportRowRaw[]; total: number; totals: FactSums }> {
+  const order = q.sort?.order === 'asc' ? sql`asc` : sql`desc`;
+  const sortExpr = !q.sort || q.sort.field === 'name' ? sql`r.name` : metricSqlOn('r', q.sort.field);
+  const base = sql`with s as (${statsCte(q, q.from, q.to)}), r as (${rowsFrom(q)})`;
+  const page = await sql<Record<string, unknown>>`${base}
+    select * from r order by ${sortExpr} ${order} nulls last, r.key ${order} limit ${q.limit} offset ${q.offset}`.execute(db);
+  const sums = sql.join(FACT_COLUMNS.map((c) => sql`coalesce(sum(r.${sql.ref(c)}), 0)::bigint as ${sql.ref(c)}`));
+  const agg = await sql<Record<string, unknown>>`${base} select count(*)::int as total, ${sums} from r`.execute(db);
+  const a = agg.rows[0] ?? {};
+  return {
+    rows: page.rows.map((r) => ({
+      key: Number(r.key),
+      name: String(r.name ?? ''),
+      platform_id: (r.platform_id as string | null) ?? null,
+      ad_account_id: r.ad_account_id == null ? null : Number(r.ad_account_id),
+      account_name: (r.account_name as string | null) ?? null,
+      account_currency: (r.account_currency as string | null) ?? null,
+      account_timezone: (r.account_timezone as string | null) ?? null,
+      owner_id: r.owner_id == null ? null : Number(r.owner_id),
+      owner_name: (r.owner_name as string | null) ?? null,
+      status: (r.status as string | null) ?? null,
+      effective_status: (r.effective_status as string | null) ?? null,
+      deleted: Boolean(r.deleted),
+      budget_level: (r.budget_level as 'campaign' | 'adset' | null) ?? null,
+      daily_budget_minor: r.daily_budget_minor == null ? null : Number(r.daily_budget_minor),
+      lifetime_budget_minor: r.lifetime_budget_minor == null ? null : Number(r.lifetime_budget_minor),
+      bid_amount_minor: r.bid_amount_minor == null ? null : Number(r.bid_amount_minor),
+      currency: (r.currency as string | null) ?? null,
+      drama_id: r.drama_id == null ? null : Number(r.drama_id),
+      product_id: r.product_id == null ? null : Number(r.product_id),
+      sums: toSums(r),
+    })),
+    total: Number(a.total ?? 0),
+    totals: toSums(a),
+  };
+}
+
+/** A metric over the columns of row alias `alias` (the joined sums). */
+function metricSqlOn(alias: string, key: MetricKey): RawBuilder<number | null> {
+  const def: MetricDef = metrics[key];
+  if (def.kind === 'sum') return sql`(coalesce(${sql.ref(`${alias}.${def.column}`)}, 0)::float8 / ${def.divisor})`;
+  return sql`(${metricSqlOn(alias, def.numerator)} / nullif(${metricSqlOn(alias, def.denominator)}, 0) * ${def.scale})`;
+}
+
+/** Sums of the previous period for the given row keys, and over every matching row. */
+export async function previousSums(db: Db, q: ReportQuery, from: string, to: string, keys: number[]): Promise<{ byKey: Map<number, FactSums>; totals: FactSums }> {
+  const prev = { ...q, from, to };
+  const base = sql`with s as (${statsCte(prev, from, to)}), r as (${rowsFrom({ ...prev, filters: { ...prev.filters, status: 'all' } })})`;
+  const byKey = new Map<number, FactSums>();
+  if (keys.length) {
+    const rows = await sql<Record<string, unknown>>`${base} select * from r where r.key in (${sql.join(keys)})`.execute(db);
+    for (const r of rows.rows) byKey.set(Number(r.key), toSums(r));
+  }
+  const sums = sql.join(FACT_COLUMNS.map((c) => sql`coalesce(sum(s.${sql.ref(c)}), 0)::bigint as ${sql.ref(c)}`));
+  // Totals of the previous period over the same filters as the current rows.
+  const cur = sql`with s as (${statsCte(prev, from, to)}), r as (${rowsFrom(q)})`;
+  const agg = await sql<Record<string, unknown>>`${cur} select ${sums} from s where s.k in (select key from r)`.execute(db);
+  return { byKey, totals: toSums(agg.rows[0] ?? {}) };
+}
+

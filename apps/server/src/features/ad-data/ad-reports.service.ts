@@ -1,0 +1,232 @@
+import { METRIC_KEYS, metricChange, metricValue, textIn, type AdHourlyResult, type AdReportBody, type AdReportResult, type AdReportRow, type FactSums, type Lang, type MetricKey } from '@ads/contracts';
+import type { z } from 'zod';
+import type { adHourlyBodySchema } from '@ads/contracts';
+import type { Db } from '../../db/database.ts';
+import { AppError } from '../../errors.ts';
+import type { Jobs } from '../../jobs/types.ts';
+import type { RequestContext } from '../../lib/actor.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { assertWithin, seesEverything, visibleAdAccountIds, visibleUserIds, type ScopeActor } from '../../lib/scope.ts';
+import { addDays, startOfDay } from '../../lib/tz.ts';
+import { currencyOffset } from '../../platform/currency.ts';
+import { AD_ACCOUNT_SYNC_JOB, type AdAccountSyncData } from './ad-data.jobs.ts';
+import { previousSums, reportRows, type ReportFilters, type ReportQuery, type ReportScope } from './ad-reports.repository.ts';
+import { rateLookup } from './ad-sync.service.ts';
+
+// Reports of ad data (issue 7 screens): rows by optimizer, ad account, campaign, ad set or ad for
+// a range of report days, every registry metric computed from the rows' sums, totals over every
+// matching row, the previous period, the hourly chart, "data as of", and "sync now". Data scope
+// (design §5) is applied to facts and objects before anything else.
+
+export interface AdReportDeps {
+  db: Db;
+  clock: Clock;
+  jobs: Jobs;
+  reportTimezone: string;
+}
+
+type HourlyBody = z.infer<typeof adHourlyBodySchema>;
+
+const MAX_RANGE_DAYS = 400;
+const dayCount = (from: string, to: string) => Math.round((Date.parse(to) - Date.parse(from)) / 86_400_000) + 1;
+
+function valuesOf(sums: FactSums): Record<MetricKey, number | null> {
+  return Object.fromEntries(METRIC_KEYS.map((k) => [k, metricValue(k, sums)])) as Record<MetricKey, number | null>;
+}
+
+/** What the caller may see of ad data: their ad accounts or their people's objects (null = all). */
+export async function reportScope(db: Db, actor: ScopeActor): Promise<ReportScope> {
+  if (seesEverything(actor)) return { adAccountIds: null, userIds: null };
+  return { adAccountIds: await visibleAdAccountIds(db, actor), userIds: await visibleUserIds(db, actor) };
+}
+
+export function createAdReportService({ db, jobs, reportTimezone }: AdReportDeps) {
+  async function queryOf(actor: ScopeActor, body: AdReportBody): Promise<ReportQuery> {
+    if (body.date_from > body.date_to) throw new AppError('VALIDATION', { detail: 'date_from > date_to' }, 'date_from');
+    if (dayCount(body.date_from, body.date_to) > MAX_RANGE_DAYS) throw new AppError('VALIDATION', { detail: `≤ ${MAX_RANGE_DAYS} days` }, 'date_to');
+    let scope = await reportScope(db, actor);
+    // The optimizer view shows people: staff themselves, leaders their department, managers everyone.
+    if (body.level === 'optimizer' && scope.userIds !== null) scope = { adAccountIds: [], userIds: scope.userIds };
+    const filters: ReportFilters = {
+      platform: body.platform,
+      adAccountIds: body.ad_account_ids,
+      ownerUserId: body.owner_user_id,
+      campaignId: body.campaign_id,
+      adsetId: body.adset_id,
+      status: body.status,
+      keyword: body.keyword,
+      dramaId: body.drama_id,
+      productId: body.product_id,
+    };
+    const sortField = body.sort_field ?? 'spend';
+    return {
+      level: body.level,
+      from: body.date_from,
+      to: body.date_to,
+      filters,
+      scope,
+      sort: { field: sortField, order: body.sort_order === 'ascend' ? 'asc' : body.sort_order === 'descend' ? 'desc' : sortField === 'name' ? 'asc' : 'desc' },
+      limit: body.page_size,
+      offset: (body.page - 1) * body.page_size,
+    };
+  }
+
+  async function asOf(scope: ReportScope): Promise<string | null> {
+    let q = db.selectFrom('ad_account_sync_state').select((eb) => eb.fn.min('insights_synced_at').as('at'));
+    if (scope.adAccountIds !== null) q = q.where('ad_account_id', 'in', scope.adAccountIds.length ? scope.adAccountIds : [0]);
+    const row = await q.executeTakeFirst();
+    const at = row?.at as Date | string | null | undefined;
+    return at ? new Date(at).toISOString() : null;
+  }
+
+  async function list(actor: ScopeActor, body: AdReportBody): Promise<AdReportResult> {
+    const q = await queryOf(actor, body);
+    const { rows, total, totals } = await reportRows(db, q);
+    let previous: Awaited<ReturnType<typeof previousSums>> | null = null;
+    let previousRange: { date_from: string; date_to: string } | null = null;
+    if (body.compare) {
+      const n = dayCount(q.from, q.to);
+      previousRange = { date_from: addDays(q.from, -n), date_to: addDays(q.from, -1) };
+      previous = await previousSums(db, q, previousRange.date_from, previousRange.date_to, rows.map((r) => r.key));
+    }
+    const list: AdReportRow[] = rows.map((r) => {
+      const metricsNow = valuesOf(r.sums);
+      const prevSums = previous ? (previous.byKey.get(r.key) ?? {}) : null;
+      const prevValues = prevSums ? valuesOf(prevSums) : null;
+      return {
+        id: r.key,
+        name: r.name,
+        platform_id: r.platform_id,
+        ad_account: r.ad_account_id === null ? null : { id: r.ad_account_id, name: r.account_name ?? '', currency: r.account_currency ?? '', timezone_name: r.account_timezone ?? '' },
+        owner: r.owner_id === null ? null : { id: r.owner_id, name: r.owner_name ?? '' },
+        status: r.status,
+        effective_status: r.effective_status,
+        deleted: r.deleted,
+        budget_level: r.budget_level,
+        daily_budget_minor: r.daily_budget_minor,
+        lifetime_budget_minor: r.lifetime_budget_minor,
+        bid_amount_minor: r.bid_amount_minor,
+        currency: r.currency,
+        drama_id: r.drama_id,
+        product_id: r.product_id,
+        metrics: metricsNow,
+        previous: prevValues,
+        change: prevValues ? (Object.fromEntries(METRIC_KEYS.map((k) => [k, metricChange(metricsNow[k], prevValues[k])])) as Record<MetricKey, number | null>) : null,
+      };
+    });
+    return {
+      list,
+      total,
+      totals: valuesOf(totals),
+      previous_totals: previous ? valuesOf(previous.totals) : null,
+      previous_range: previousRange,
+      as_of: await asOf(q.scope),
+      report_timezone: reportTimezone,
+    };
+  }
+
+  return {
+    list: (ctx: RequestContext, body: AdReportBody) => list(ctx.actor, body),
+
+    /** The rows of an export: the same query, a slice of the matching rows. */
+    async exportRows(ctx: RequestContext, body: AdReportBody, page: { limit: number; offset: number }): Promise<AdReportRow[]> {
+      const q = await queryOf(ctx.actor, body);
+      const { rows } = await reportRows(db, { ...q, limit: page.limit, offset: page.offset });
+      return rows.map((r) => ({
+        id: r.key,
+        name: r.name,
+        platform_id: r.platform_id,
+        ad_account: r.ad_account_id === null ? null : { id: r.ad_account_id, name: r.account_name ?? '', currency: r.account_currency ?? '', timezone_name: r.account_timezone ?? '' },
+        owner: r.owner_id === null ? null : { id: r.owner_id, name: r.owner_name ?? '' },
+        status: r.status,
+        effective_status: r.effective_status,
+        deleted: r.deleted,
+        budget_level: r.budget_level,
+        daily_budget_minor: r.daily_budget_minor,
+        lifetime_budget_minor: r.lifetime_budget_minor,
+        bid_amount_minor: r.bid_amount_minor,
+        currency: r.currency,
+        drama_id: r.drama_id,
+        product_id: r.product_id,
+        metrics: valuesOf(r.sums),
+        previous: null,
+        change: null,
+      }));
+    },
+
+    /** Spend (USD), impressions and clicks per report-zone hour of a day and of the day before, for one row (or everything in scope). */
+    async hourly(ctx: RequestContext, body: HourlyBody): Promise<AdHourlyResult> {
+      const scope = await reportScope(db, ctx.actor);
+      const previousDay = addDays(body.day, -1);
+      const from = startOfDay(previousDay, reportTimezone);
+      const mid = startOfDay(body.day, reportTimezone);
+      const to = startOfDay(addDays(body.day, 1), reportTimezone);
+      let q = db
+        .selectFrom('ad_insights_hourly as h')
+        .innerJoin('ads as a', 'a.id', 'h.ad_id')
+        .innerJoin('ad_accounts as acc', 'acc.id', 'a.ad_account_id')
+        .select(['h.hour', 'acc.currency', (eb) => eb.fn.sum<number>('h.spend_minor').as('spend'), (eb) => eb.fn.sum<number>('h.impressions').as('impressions'), (eb) => eb.fn.sum<number>('h.clicks').as('clicks')])
+        .where('h.hour', '>=', new Date(from))
+        .where('h.hour', '<', new Date(to))
+        .groupBy(['h.hour', 'acc.currency']);
+      if (scope.adAccountIds !== null || scope.userIds !== null) {
+        const accounts = scope.adAccountIds?.length ? scope.adAccountIds : [0];
+        const users = scope.userIds?.length ? scope.userIds : [0];
+        q = q.where((eb) => eb.or([eb('a.ad_account_id', 'in', accounts), eb('a.owner_user_id', 'in', users)]));
+      }
+      if (body.id !== undefined) {
+        const column = { optimizer: 'a.owner_user_id', account: 'a.ad_account_id', campaign: 'a.campaign_id', adset: 'a.adset_id', ad: 'a.id' } as const;
+        q = body.level === 'optimizer' && body.id === 0 ? q.where('a.owner_user_id', 'is', null) : q.where(column[body.level], '=', body.id);
+      }
+      const rows = await q.execute();
+      const rates = new Map<string, (day: string) => number | null>();
+      for (const c of new Set(rows.map((r) => r.currency))) rates.set(c, await rateLookup(db, c, body.day));
+      const series = Array.from({ length: 24 }, (_, hour) => ({ hour, spend: 0, impressions: 0, clicks: 0, previous_spend: 0, previous_impressions: 0, previous_clicks: 0 }));
+      for (const r of rows) {
+        const t = new Date(r.hour).getTime();
+        const isToday = t >= mid;
+        const hour = Math.min(23, Math.floor((t - (isToday ? mid : from)) / 3_600_000));
+        const day = isToday ? body.day : previousDay;
+        const rate = rates.get(r.currency)?.(day) ?? null;
+        const usd = rate ? Number(r.spend) / currencyOffset(r.currency) / rate : 0;
+        const point = series[hour]!;
+        if (isToday) {
+          point.spend += usd;
+          point.impressions += Number(r.impressions);
+          point.clicks += Number(r.clicks);
+        } else {
+          point.previous_spend += usd;
+          point.previous_impressions += Number(r.impressions);
+          point.previous_clicks += Number(r.clicks);
+        }
+      }
+      for (const p of series) {
+        p.spend = Math.round(p.spend * 100) / 100;
+        p.previous_spend = Math.round(p.previous_spend * 100) / 100;
+      }
+      return { day: body.day, previous_day: previousDay, series };
+    },
+
+    /** Queues a sync of today and yesterday for the ad accounts in view (or the given ones); each is a task of the caller. */
+    async syncNow(ctx: RequestContext, body: { ad_account_ids?: number[] }): Promise<{ task_ids: number[]; ad_accounts: number }> {
+      const visible = await visibleAdAccountIds(db, ctx.actor);
+      let ids = body.ad_account_ids;
+      if (ids) assertWithin(visible, ids);
+      else {
+        let q = db.selectFrom('ad_accounts').select('id').orderBy('id').limit(500);
+        if (visible !== null) q = q.where('id', 'in', visible.length ? visible : [0]);
+        ids = (await q.execute()).map((r) => r.id);
+      }
+      const taskIds: number[] = [];
+      for (const id of ids) {
+        taskIds.push(await jobs.enqueue(AD_ACCOUNT_SYNC_JOB, { ad_account_id: id, mode: 'recent' } satisfies AdAccountSyncData, { key: `ad_account:${id}`, singletonKey: `ad-sync:recent:${id}`, createdBy: ctx.actor.id }));
+      }
+      return { task_ids: taskIds, ad_accounts: ids.length };
+    },
+  };
+}
+
+export type AdReportService = ReturnType<typeof createAdReportService>;
+
+/** A bilingual reason in the reader's language. */
+export const inLang = (text: { zh: string; en: string } | null, lang: Lang) => (text ? textIn(text, lang) : null);

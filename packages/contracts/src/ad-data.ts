@@ -1,0 +1,212 @@
+import { z } from 'zod';
+import { flagInput, idSchema, numberInput, pageBodySchema, pageResultSchema, sortOrderSchema } from './envelope.ts';
+import { METRIC_KEYS, type MetricKey } from './metrics.ts';
+import { daySchema, text } from './text.ts';
+
+// Ad data (issue 7, docs/ad-data-design.md): the report tables from optimizer down to ad, their
+// hourly chart, the operations on campaigns / ad sets / ads and their log, and exchange rates.
+
+/** The rows a report groups by; a drill-down goes optimizer → account → campaign → adset → ad. */
+export const reportLevelSchema = z.enum(['optimizer', 'account', 'campaign', 'adset', 'ad']);
+export type ReportLevel = z.infer<typeof reportLevelSchema>;
+
+export const adLevelSchema = z.enum(['campaign', 'adset', 'ad']);
+export type AdLevel = z.infer<typeof adLevelSchema>;
+
+/** Status filter of the object tables: active (effective ACTIVE), paused (by itself or a parent), deleted, or any. */
+export const adStatusFilterSchema = z.enum(['active', 'paused', 'deleted', 'all']);
+
+const metricKeySchema = z.enum(METRIC_KEYS as [MetricKey, ...MetricKey[]]);
+const ids = z.array(idSchema).max(500);
+
+export const adReportBodySchema = pageBodySchema.extend({
+  level: reportLevelSchema,
+  /** Report days (REPORT_TIMEZONE), inclusive; at most 400 days. */
+  date_from: daySchema,
+  date_to: daySchema,
+  /** Also answer the previous period of the same length, and the change per metric. */
+  compare: flagInput.optional(),
+  platform: z.enum(['dj', 'ec']).optional(),
+  ad_account_ids: ids.optional(),
+  /** Drill-down parents. */
+  owner_user_id: numberInput(z.number().int().min(0)).optional(),
+  campaign_id: idSchema.optional(),
+  adset_id: idSchema.optional(),
+  status: adStatusFilterSchema.optional(),
+  /** Name, or platform id, or our id. */
+  keyword: text().trim().max(100).optional(),
+  drama_id: idSchema.optional(),
+  product_id: idSchema.optional(),
+  /** A metric key, or `name`. */
+  sort_field: z.union([metricKeySchema, z.literal('name')]).optional(),
+  sort_order: sortOrderSchema.optional(),
+  /** Export only: the metric columns, in order (default: the registry's default columns). */
+  columns: z.array(metricKeySchema).max(60).optional(),
+});
+export type AdReportBody = z.infer<typeof adReportBodySchema>;
+
+const metricValues = z.record(z.string(), z.number().nullable());
+
+export const adReportRowSchema = z.object({
+  /** Our id of the row's object (user, ad account, campaign, ad set, ad); 0 = unassigned optimizer. */
+  id: z.number().int(),
+  name: z.string(),
+  /** Platform id (act_…, campaign / ad set / ad id); null for optimizers. */
+  platform_id: z.string().nullable(),
+  ad_account: z.object({ id: z.number().int(), name: z.string(), currency: z.string(), timezone_name: z.string() }).nullable(),
+  owner: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+  status: z.string().nullable(),
+  effective_status: z.string().nullable(),
+  deleted: z.boolean(),
+  /** Who holds the budget of a campaign / ad set: 'campaign' or 'adset'; null for other rows. */
+  budget_level: z.enum(['campaign', 'adset']).nullable(),
+  /** Minor units of `currency`. */
+  daily_budget_minor: z.number().int().nullable(),
+  lifetime_budget_minor: z.number().int().nullable(),
+  bid_amount_minor: z.number().int().nullable(),
+  currency: z.string().nullable(),
+  drama_id: z.number().int().nullable(),
+  product_id: z.number().int().nullable(),
+  metrics: metricValues,
+  previous: metricValues.nullable(),
+  /** Change against the previous period as a fraction (0.25 = +25 %). */
+  change: metricValues.nullable(),
+});
+export type AdReportRow = z.infer<typeof adReportRowSchema>;
+
+export const adReportResultSchema = pageResultSchema(adReportRowSchema).extend({
+  /** Over every row that matches, not only this page: equal to the sum of the rows. */
+  totals: metricValues,
+  previous_totals: metricValues.nullable(),
+  previous_range: z.object({ date_from: z.string(), date_to: z.string() }).nullable(),
+  /** The oldest last insights sync of the ad accounts in view (ISO). */
+  as_of: z.string().nullable(),
+  report_timezone: z.string(),
+});
+export type AdReportResult = z.infer<typeof adReportResultSchema>;
+
+export const adHourlyBodySchema = z.object({
+  level: reportLevelSchema,
+  /** The row's id (0 for the unassigned optimizer); omitted = everything in scope. */
+  id: numberInput(z.number().int().min(0)).optional(),
+  /** A report day; the series of the day before comes with it. */
+  day: daySchema,
+});
+export const adHourlyResultSchema = z.object({
+  day: z.string(),
+  previous_day: z.string(),
+  /** 24 points per day (report-zone hours 0–23): spend in USD, impressions, clicks. */
+  series: z.array(z.object({ hour: z.number().int(), spend: z.number(), impressions: z.number(), clicks: z.number(), previous_spend: z.number(), previous_impressions: z.number(), previous_clicks: z.number() })),
+});
+
+export type AdHourlyResult = z.infer<typeof adHourlyResultSchema>;
+
+export const adSyncBodySchema = z.object({ ad_account_ids: ids.min(1).optional() });
+export const adSyncResultSchema = z.object({ task_ids: z.array(z.number().int()), ad_accounts: z.number().int() });
+
+export const adOpsApplyBodySchema = z.object({
+  level: adLevelSchema,
+  ids: z.array(idSchema).min(1).max(200),
+  action: z.enum(['activate', 'pause', 'budget', 'bid', 'rename', 'delete']),
+  /** Major units of the account currency (19.99 USD; 1000 JPY). */
+  daily_budget: z.number().positive().max(1e9).optional(),
+  lifetime_budget: z.number().positive().max(1e10).optional(),
+  bid_amount: z.number().positive().max(1e7).optional(),
+  name: text().trim().min(1).max(400).optional(),
+  /** Answer what would change (the confirmation) without acting. */
+  dry_run: flagInput.optional(),
+});
+export type AdOpsApplyBody = z.infer<typeof adOpsApplyBodySchema>;
+
+export const adOpsCopyBodySchema = z.object({
+  level: adLevelSchema,
+  ids: z.array(idSchema).min(1).max(50),
+  parent_id: idSchema.optional(),
+  copies: numberInput(z.number().int().min(1).max(20)).optional(),
+  status: z.enum(['ACTIVE', 'PAUSED']).optional(),
+  rename_suffix: text().max(100).optional(),
+  name: text().trim().min(1).max(400).optional(),
+  daily_budget: z.number().positive().max(1e9).optional(),
+  pixel_id: z.string().regex(/^\d{1,30}$/).optional(),
+  custom_event_type: z.string().regex(/^[A-Z_]{2,40}$/).optional(),
+});
+export type AdOpsCopyBody = z.infer<typeof adOpsCopyBodySchema>;
+
+const bilingualSchema = z.object({ zh: z.string(), en: z.string() });
+export const adOpResultSchema = z.object({
+  id: z.number().int(),
+  platform_id: z.string(),
+  name: z.string(),
+  ad_account_id: z.number().int(),
+  before: z.record(z.string(), z.unknown()),
+  after: z.record(z.string(), z.unknown()),
+  result: z.enum(['ok', 'failed', 'preview']),
+  /** The reason, in the caller's language. */
+  error: z.string().nullable(),
+  warnings: z.array(z.string()),
+  operation_id: z.number().int().nullable(),
+});
+export const adOpsResultSchema = z.object({ batch_id: z.string(), results: z.array(adOpResultSchema) });
+export { bilingualSchema as adBilingualSchema };
+
+/** 系统日志 (all), 关闭日志 (pauses), 删除日志 (deletes). */
+export const adOperationLogSchema = z.enum(['all', 'close', 'remove']);
+export const adOperationsBodySchema = pageBodySchema.extend({
+  log: adOperationLogSchema.default('all'),
+  /** Instants (ISO) or days. */
+  time_from: z.string().max(40).optional(),
+  time_to: z.string().max(40).optional(),
+  operator_id: idSchema.optional(),
+  actor_type: z.enum(['user', 'rule', 'start_task', 'system']).optional(),
+  action: z.enum(['activate', 'pause', 'budget', 'bid', 'rename', 'copy', 'delete', 'create']).optional(),
+  ad_account_id: idSchema.optional(),
+  result: z.enum(['pending', 'ok', 'failed']).optional(),
+  level: adLevelSchema.optional(),
+  /** Object name or platform id. */
+  keyword: text().trim().max(100).optional(),
+  /** One campaign's log (系列详情). */
+  campaign_id: idSchema.optional(),
+});
+export type AdOperationsBody = z.infer<typeof adOperationsBodySchema>;
+
+export const adOperationSchema = z.object({
+  id: z.number().int(),
+  batch_id: z.string(),
+  actor_type: z.enum(['user', 'rule', 'start_task', 'system']),
+  actor: z.object({ id: z.number().int(), name: z.string(), account: z.string() }).nullable(),
+  rule_id: z.number().int().nullable(),
+  start_task_id: z.number().int().nullable(),
+  action: z.string(),
+  level: adLevelSchema,
+  object_id: z.number().int().nullable(),
+  object_platform_id: z.string(),
+  object_name: z.string(),
+  ad_account: z.object({ id: z.number().int(), name: z.string(), platform_id: z.string() }),
+  before: z.unknown(),
+  after: z.unknown(),
+  result: z.enum(['pending', 'ok', 'failed']),
+  error: z.string().nullable(),
+  created_at: z.string(),
+  finished_at: z.string().nullable(),
+});
+export type AdOperation = z.infer<typeof adOperationSchema>;
+
+export const fxRateSchema = z.object({
+  currency: z.string(),
+  day: z.string(),
+  units_per_usd: z.number(),
+  updated_by: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+  updated_at: z.string(),
+});
+export const fxRatesBodySchema = pageBodySchema.extend({ currency: z.string().regex(/^[A-Z]{3}$/).optional() });
+export const saveFxRateBodySchema = z.object({
+  currency: z.string().regex(/^[A-Z]{3}$/),
+  day: daySchema,
+  units_per_usd: z.number().positive().max(1e7),
+});
+export type SaveFxRateBody = z.infer<typeof saveFxRateBodySchema>;
+
+/** Screens of ad data (SPEC.md / PRODUCT.md paths). */
+export const AD_REPORT_PATHS = ['/advertising/user', '/advertising/account', '/advertising/campaign', '/advertising/group'] as const;
+export const AD_ADMIN_PATHS = ['/admin/advertising/campaign', '/admin/advertising/group', '/admin/advertising/list', '/admin/advertising/details'] as const;
+export const AD_LOG_PATHS = ['/advertising/copy-log', '/advertising/close-log', '/advertising/remove-log'] as const;
