@@ -1,0 +1,59 @@
+import type { AdOperationsBody, AdOpsApplyBody, AdOpsCopyBody, AdReportBody, SaveFxRateBody } from '@ads/contracts';
+import type { adOpsResultSchema, adSyncResultSchema } from '@ads/contracts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { z } from 'zod';
+import { api } from '@/lib/api-client';
+import { adDataKeys } from './keys';
+
+export type AdOpsResult = z.infer<typeof adOpsResultSchema>;
+export type AdOpResult = AdOpsResult['results'][number];
+
+/** /ad-ops/apply: on/off, budget, bid, rename, delete; `dry_run` answers the confirmation without acting. */
+export function useApplyAdOp() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: AdOpsApplyBody) => api.post<AdOpsResult>('/ad-ops/apply', body),
+    onSuccess: (_r, body) => {
+      if (!body.dry_run) void queryClient.invalidateQueries({ queryKey: adDataKeys.all });
+    },
+  });
+}
+
+/** /ad-ops/copy: copies within the account (or re-created with another pixel / event). */
+export function useCopyAdObjects() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: AdOpsCopyBody) => api.post<AdOpsResult>('/ad-ops/copy', body),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: adDataKeys.all }),
+  });
+}
+
+/** /ad-reports/sync: "sync now" for the ad accounts in view (all in scope when none given). */
+export function useSyncAdAccounts() {
+  return useMutation({
+    mutationFn: (adAccountIds: number[] | undefined) => api.post<z.infer<typeof adSyncResultSchema>>('/ad-reports/sync', adAccountIds?.length ? { ad_account_ids: adAccountIds } : {}),
+  });
+}
+
+/** /ad-reports/export: exactly what the report shows (its filters, sort and chosen columns), every row. */
+export function useExportAdReport() {
+  return useMutation({
+    mutationFn: ({ body, filename }: { body: Omit<AdReportBody, 'page' | 'page_size'>; filename: string }) => api.download('/ad-reports/export', body, filename),
+  });
+}
+
+/** /ad-operations/export: the log with its filters. */
+export function useExportAdOperations() {
+  return useMutation({
+    mutationFn: ({ body, filename }: { body: Omit<AdOperationsBody, 'page' | 'page_size'>; filename: string }) => api.download('/ad-operations/export', body, filename),
+  });
+}
+
+/** /fx-rates/save: a currency's rate for a day (managers); report USD figures move with it. */
+export function useSaveFxRate() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: SaveFxRateBody) => api.post<{ updated_rows: number }>('/fx-rates/save', body),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: adDataKeys.all }),
+  });
+}
