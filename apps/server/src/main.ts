@@ -3,6 +3,7 @@ import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
+import { seedDemoAds } from './db/demo-ads.ts';
 import { seedDemoAssets } from './db/demo-assets.ts';
 import { seedDemoMaterials } from './db/demo-materials.ts';
 import { seedDemoCompany } from './db/demo.ts';
@@ -96,6 +97,8 @@ async function main() {
         if (added) process.stdout.write(`\n  Demo assets created: ${added}\n\n`);
         const library = await seedDemoMaterials({ db: database.db, clock: systemClock, config, jobs, log });
         if (library) process.stdout.write(`\n  Demo materials created: ${library}\n\n`);
+        const ads = await seedDemoAds({ db: database.db, clock: systemClock, config, jobs, simulatorUrl: platform.simulatorUrl, log });
+        if (ads) process.stdout.write(`\n  Demo campaigns created: ${ads}\n\n`);
       } catch (err) {
         // The app is usable without them; the next start tries again.
         log.error({ err }, 'DEMO=1: the demo assets could not be created');

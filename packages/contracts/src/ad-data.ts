@@ -153,9 +153,9 @@ export { bilingualSchema as adBilingualSchema };
 export const adOperationLogSchema = z.enum(['all', 'close', 'remove']);
 export const adOperationsBodySchema = pageBodySchema.extend({
   log: adOperationLogSchema.default('all'),
-  /** Instants (ISO) or days. */
-  time_from: z.string().max(40).optional(),
-  time_to: z.string().max(40).optional(),
+  /** Days (UTC, `time_to` inclusive) or ISO instants with a zone. */
+  time_from: z.union([daySchema, z.iso.datetime({ offset: true, message: 'datetime' })]).optional(),
+  time_to: z.union([daySchema, z.iso.datetime({ offset: true, message: 'datetime' })]).optional(),
   operator_id: idSchema.optional(),
   actor_type: z.enum(['user', 'rule', 'start_task', 'system']).optional(),
   action: z.enum(['activate', 'pause', 'budget', 'bid', 'rename', 'copy', 'delete', 'create']).optional(),

@@ -11,3 +11,4 @@ export * from './text.ts';
 export * from './overview.ts';
 export * from './preferences.ts';
 export * from './ad-data.ts';
+export * from './overview.ts';

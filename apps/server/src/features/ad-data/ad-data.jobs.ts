@@ -19,6 +19,8 @@ export interface AdAccountSyncData {
   mode: 'recent' | 'backfill';
   /** A continuation after a rate limit goes on from here. */
   phase?: 'structure' | 'insights';
+  /** Backfill only: days to re-read instead of the default 28 (DEMO=1 reads its 30 back-dated days). */
+  days?: number;
 }
 
 /** A paused sync never continues sooner than this: a refusal seconds after the window moved would waste a run. */
@@ -50,7 +52,7 @@ export const syncAdAccountJob = defineJob<AdAccountSyncData>({
     if (!account) return { status: 'skipped', message: both('AD_OBJECT_NOT_FOUND') };
     const name = `${account.name} (${account.platform_id})`;
     try {
-      const summary = await sync.syncAccount(id, { mode, phase: ctx.data.phase, signal: ctx.signal, progress: (d, t, m) => ctx.progress(d, t, m ? `${name} · ${m}` : name) });
+      const summary = await sync.syncAccount(id, { mode, phase: ctx.data.phase, days: ctx.data.days, signal: ctx.signal, progress: (d, t, m) => ctx.progress(d, t, m ? `${name} · ${m}` : name) });
       const dead = joinBoth(summary.dead_tokens.map((d) => both('JOB_AD_SYNC_DEAD_TOKEN', { name: d.name, reason: d.reason })));
       return {
         status: 'success',

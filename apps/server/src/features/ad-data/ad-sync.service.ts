@@ -72,6 +72,8 @@ export interface SyncAccountOptions {
   mode: 'recent' | 'backfill';
   /** Where a paused sync goes on: 'insights' skips the structure it already wrote. */
   phase?: 'structure' | 'insights';
+  /** Backfill: how many days back (default BACKFILL_DAYS, at most 90). */
+  days?: number;
   signal?: AbortSignal;
   progress?: (done: number, total: number, message?: string) => Promise<void> | void;
 }
@@ -262,17 +264,18 @@ export function createAdSync(deps: AdSyncDeps) {
     const sites = await db.selectFrom('sites').select(['id', 'domain', 'link_template', 'platform']).where('deleted_at', 'is', null).execute();
     const dramaCache = new Map<string, number | null>();
     const productCache = new Map<string, number | null>();
-    const lookup = async (kind: 'dramas' | 'products', siteId: number | null, key: string) => {
+    // Called inside the structure transaction: it reads through that transaction (PGlite has one connection).
+    const lookup = async (trx: Db, kind: 'dramas' | 'products', siteId: number | null, key: string) => {
       const cache = kind === 'dramas' ? dramaCache : productCache;
       const cacheKey = `${siteId ?? '*'}|${key.toLowerCase()}`;
       if (cache.has(cacheKey)) return cache.get(cacheKey)!;
-      let q = db.selectFrom(kind).select('id').where('deleted_at', 'is', null);
+      let q = trx.selectFrom(kind).select('id').where('deleted_at', 'is', null);
       q = siteId ? q.where('site_id', '=', siteId).where('external_id', '=', key) : q.where((eb) => eb.or([eb('external_id', '=', key), eb(sql`lower(name)`, '=', key.toLowerCase())]));
       const row = await q.orderBy('id').limit(1).executeTakeFirst();
       cache.set(cacheKey, row?.id ?? null);
       return row?.id ?? null;
     };
-    return async (link: string | null, urlTags: string | null, dims: NameDims | null): Promise<LinkFacts> => {
+    return async (trx: Db, link: string | null, urlTags: string | null, dims: NameDims | null): Promise<LinkFacts> => {
       const out: LinkFacts = { site_id: null, drama_id: null, episode: null, product_id: null };
       if (link) {
         let host = '';
@@ -285,13 +288,13 @@ export function createAdSync(deps: AdSyncDeps) {
         if (site) {
           out.site_id = site.id;
           const values = parseLink(site.link_template, link, urlTags);
-          if (values?.drama_id) out.drama_id = await lookup('dramas', site.id, values.drama_id);
-          if (values?.product_id) out.product_id = await lookup('products', site.id, values.product_id);
+          if (values?.drama_id) out.drama_id = await lookup(trx, 'dramas', site.id, values.drama_id);
+          if (values?.product_id) out.product_id = await lookup(trx, 'products', site.id, values.product_id);
           if (values?.episode && /^\d+$/.test(values.episode)) out.episode = Number(values.episode);
         }
       }
-      if (!out.drama_id && dims?.drama) out.drama_id = await lookup('dramas', null, dims.drama);
-      if (!out.product_id && dims?.product) out.product_id = await lookup('products', null, dims.product);
+      if (!out.drama_id && dims?.drama) out.drama_id = await lookup(trx, 'dramas', null, dims.drama);
+      if (!out.product_id && dims?.product) out.product_id = await lookup(trx, 'products', null, dims.product);
       return out;
     };
   }
@@ -525,7 +528,7 @@ export function createAdSync(deps: AdSyncDeps) {
             const own = ownerFromName(dims);
             const parent = adsetOwner.get(allSets.get(a.adsetId)!);
             const creative = a.creativeId ? creativeRows.get(a.creativeId) : undefined;
-            const link = await resolveLink(creative?.link_url ?? null, creative?.url_tags ?? null, dims);
+            const link = await resolveLink(trx, creative?.link_url ?? null, creative?.url_tags ?? null, dims);
             return {
               platform_id: a.id,
               ad_account_id: account.id,
@@ -623,9 +626,9 @@ export function createAdSync(deps: AdSyncDeps) {
   // ---- insights and report facts -----------------------------------------------------------
 
   /** The account's day of `now`, and the range a mode reads. */
-  function rangeOf(account: AdAccountRef, mode: SyncAccountOptions['mode']) {
+  function rangeOf(account: AdAccountRef, mode: SyncAccountOptions['mode'], days = BACKFILL_DAYS) {
     const today = dayIn(clock.now().getTime(), account.timezone_name);
-    return { since: addDays(today, mode === 'recent' ? -1 : -(BACKFILL_DAYS - 1)), until: today };
+    return { since: addDays(today, mode === 'recent' ? -1 : -(Math.min(90, Math.max(1, days)) - 1)), until: today };
   }
 
   /** Whether account days and report days coincide over the range (same offsets at every day start). */
@@ -833,7 +836,7 @@ export function createAdSync(deps: AdSyncDeps) {
               phase = 'insights';
             }
             await opts.progress?.(1, 3, 'insights');
-            const range = rangeOf(account, opts.mode);
+            const range = rangeOf(account, opts.mode, opts.days);
             // Hourly rows: always for today and yesterday (charts, rules); in the backfill only where re-bucketing needs them.
             const hourly = opts.mode === 'recent' || !zonesAlign(account.timezone_name, range.since, range.until);
             const written = await syncInsights(account, token, range, { hourly, signal: opts.signal });

@@ -23,6 +23,10 @@ export interface EmptyConfig {
    * "the company has 3 accounts, none assigned to you" instead of "connect one".
    */
   outsideScope?: (count: number) => ReactNode;
+  /** What "no results" says under filters, when the screen can say more (the keyword searched). */
+  filteredText?: ReactNode;
+  /** The first-use picture (the simple empty box by default). */
+  image?: ReactNode;
 }
 
 interface Props extends EmptyConfig {
@@ -36,7 +40,7 @@ interface Props extends EmptyConfig {
  * loads over the previous page, "no results" under filters, data outside the viewer's scope, or
  * the first-use message.
  */
-export function ListEmpty({ result, filtered, text, action, outsideScope }: Props) {
+export function ListEmpty({ result, filtered, text, action, outsideScope, filteredText, image }: Props) {
   const { t: tc } = useTranslation();
   if (result.isError && !result.data)
     return (
@@ -51,11 +55,11 @@ export function ListEmpty({ result, filtered, text, action, outsideScope }: Prop
       />
     );
   if (result.isPending || result.isPlaceholderData) return <div style={{ height: 120 }} aria-busy="true" aria-label={tc('states.loading')} />;
-  if (filtered) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={tc('states.noResults')} />;
+  if (filtered) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={filteredText ?? tc('states.noResults')} />;
   const outside = (result.data as { outside_scope?: number } | undefined)?.outside_scope;
   if (outside && outsideScope) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={<span data-testid="outside-scope">{outsideScope(outside)}</span>} />;
   return (
-    <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={text}>
+    <Empty image={image ?? Empty.PRESENTED_IMAGE_SIMPLE} description={text}>
       {action}
     </Empty>
   );

@@ -48,6 +48,8 @@ interface Props<T, D extends ListPage<T>> extends Omit<TableProps<T>, 'columns' 
   chooser?: ColumnPrefsState;
   rowKey: (keyof T & string) | ((row: T) => Key);
   empty: EmptyConfig;
+  /** Whether the rows are filtered, for a list filtered on the page (a search box) rather than in the URL. */
+  filtered?: boolean;
   /** The label of the totals row (under the first column); the row shows when a column has a `total`. */
   totalsLabel?: ReactNode;
   /** Checkbox selection across pages (useRowSelection().tableSelection). */
@@ -73,7 +75,7 @@ export function tableScrollX(columns: ReadonlyArray<{ width?: string | number }>
  * translated checkboxes, and the empty, loading and error states. Steps back a page when the
  * last row of the last page goes.
  */
-export function ListTable<T extends object, D extends ListPage<T>>({ list, result, columns, hidden: hiddenProp, chooser, rowKey, empty, totalsLabel, selection, ...rest }: Props<T, D>) {
+export function ListTable<T extends object, D extends ListPage<T>>({ list, result, columns, hidden: hiddenProp, chooser, rowKey, empty, filtered, totalsLabel, selection, ...rest }: Props<T, D>) {
   const hidden = chooser?.hidden ?? hiddenProp;
   const { t: tc } = useTranslation();
   useStepBack(list ?? null, result);
@@ -98,7 +100,7 @@ export function ListTable<T extends object, D extends ListPage<T>>({ list, resul
       onChange={(p, f, s) => list?.onTableChange(p, f, s)}
       scroll={{ x: tableScrollX(shown, extraWidth), ...rest.scroll }}
       title={chooser ? () => <Flex justify="end"><ColumnChooser columns={columns} prefs={chooser} /></Flex> : rest.title}
-      locale={{ emptyText: <ListEmpty result={result} filtered={list?.hasFilters ?? false} {...empty} /> }}
+      locale={{ emptyText: <ListEmpty result={result} filtered={filtered ?? list?.hasFilters ?? false} {...empty} /> }}
       rowSelection={
         selection && {
           columnWidth: SELECTION_WIDTH,

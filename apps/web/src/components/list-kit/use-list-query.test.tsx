@@ -3,9 +3,9 @@ import { useSyncExternalStore, type ReactNode } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { pageBodySchema } from '@ads/contracts';
+import { listUsersBodySchema, pageBodySchema } from '@ads/contracts';
 import { urlBoolean } from './url-params';
-import { useListQuery } from './use-list-query';
+import { parseSearchParams, toSearchParams, useListQuery } from './use-list-query';
 import { useStepBack } from './use-step-back';
 
 const schema = pageBodySchema.extend({ keyword: z.string().optional(), unassigned: urlBoolean.optional(), tab: z.enum(['a', 'b']).default('a') });
@@ -95,5 +95,22 @@ describe('useListQuery', () => {
     // No rows at all: page 1.
     answer({ data: { total: 0 }, isPlaceholderData: false });
     expect(search()).toEqual({});
+  });
+});
+
+describe('URL list state', () => {
+  it('parses numbers and enums from the query string with the schema defaults', () => {
+    const q = parseSearchParams(listUsersBodySchema, new URLSearchParams('page=3&department_id=7&status=disabled&account=ali'));
+    expect(q).toEqual({ page: 3, page_size: 20, department_id: 7, status: 'disabled', account: 'ali' });
+  });
+
+  it('drops only the params a stale or hand-edited link gets wrong', () => {
+    const q = parseSearchParams(listUsersBodySchema, new URLSearchParams('page=-1&status=gone&name=Bo&sort_field=password'));
+    expect(q).toEqual({ page: 1, page_size: 20, name: 'Bo' });
+  });
+
+  it('writes only what differs from the defaults and is not empty', () => {
+    const params = toSearchParams({ page: 1, page_size: 50, account: '', name: 'Bo', role_id: undefined, status: 'enabled' }, { page: 1, page_size: 20 });
+    expect(params.toString()).toBe('page_size=50&name=Bo&status=enabled');
   });
 });

@@ -149,13 +149,6 @@ export default {
     push: 'Pushes',
     adAccount: 'Pushed to',
     adAccountHelp: 'Only pushes to this ad account count',
-    presets: {
-      today: 'Today',
-      yesterday: 'Yesterday',
-      last7: 'Last 7 days',
-      last30: 'Last 30 days',
-      thisMonth: 'This month',
-    },
   },
   card: {
     ready: 'Pushed {{count}}',

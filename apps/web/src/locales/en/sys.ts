@@ -49,7 +49,6 @@ export default {
     export: 'Export Excel',
     exportFile: 'accounts.xlsx',
     assignRoles: 'Assign roles',
-    clearSelection: 'Clear selection',
     resetPassword: 'Reset password',
     superAdminLocked: 'The super admin account cannot be changed here',
     cannotManage: 'You can only manage staff accounts of your department and the ones below it',

@@ -147,13 +147,6 @@ export default {
     push: '推送',
     adAccount: '推送账户',
     adAccountHelp: '只看推送到这个账户的情况',
-    presets: {
-      today: '今天',
-      yesterday: '昨天',
-      last7: '近 7 天',
-      last30: '近 30 天',
-      thisMonth: '本月',
-    },
   },
   card: {
     ready: '已推送 {{count}}',

@@ -46,7 +46,6 @@ export default {
     export: '导出 Excel',
     exportFile: '账号列表.xlsx',
     assignRoles: '分配角色',
-    clearSelection: '取消选择',
     resetPassword: '重置密码',
     superAdminLocked: '超级管理员账号不能在此修改',
     cannotManage: '你只能管理本部门及下级部门的员工账号',

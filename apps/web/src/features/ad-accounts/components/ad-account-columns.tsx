@@ -33,7 +33,7 @@ export function adAccountColumns({ t, tc, onEditRemark, summary }: Options): Lis
       sortable: true,
       fixed: 'left',
       locked: true,
-      width: 200,
+      width: 190,
       render: (name: string, a) => (
         <Flex vertical gap={2}>
           <Typography.Text strong ellipsis={{ tooltip: name }}>
@@ -93,7 +93,7 @@ export function adAccountColumns({ t, tc, onEditRemark, summary }: Options): Lis
     {
       key: 'personal_accounts',
       title: t('adAccounts.columns.personalAccounts'),
-      width: 170,
+      width: 150,
       render: (_, a) =>
         a.personal_accounts.length ? (
           <RefTags
@@ -117,7 +117,7 @@ export function adAccountColumns({ t, tc, onEditRemark, summary }: Options): Lis
     {
       key: 'users',
       title: t('adAccounts.columns.users'),
-      width: 140,
+      width: 130,
       render: (_, a) => <RefTags refs={a.users} empty={t('adAccounts.unassigned')} />,
     },
     { key: 'platform', title: t('adAccounts.columns.platform'), width: 90, render: (_, a) => <PlatformTag platform={a.platform} /> },

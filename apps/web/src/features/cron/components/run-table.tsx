@@ -100,12 +100,12 @@ export function RunTable({ list, result, chooser, empty, cancelling, onCancel }:
     {
       key: 'result',
       title: t('runs.columns.result'),
-      width: 250,
+      width: 240,
       render: (_, r) => {
         const text = r.error ?? r.message;
         if (text) {
           return (
-            <Typography.Text type={r.error ? 'danger' : undefined} ellipsis={{ tooltip: text }} style={{ maxWidth: 230 }}>
+            <Typography.Text type={r.error ? 'danger' : undefined} ellipsis={{ tooltip: text }} style={{ maxWidth: 220 }}>
               {text}
             </Typography.Text>
           );

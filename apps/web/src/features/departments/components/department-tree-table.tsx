@@ -1,7 +1,8 @@
 import type { DepartmentNode } from '@ads/contracts';
-import { Button, Flex, Table, Typography, type TableColumnsType } from 'antd';
-import { useMemo, type ReactNode } from 'react';
+import { Button, Flex, Typography } from 'antd';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ListTable, type EmptyConfig, type ListColumn, type ListResult } from '@/components/list-kit';
 import { canChangeDepartment, canCreateDepartmentUnder, isManager, type Viewer } from '@/lib/permissions';
 import { subtreeTotals } from './department-tree-utils';
 import { Highlight } from './highlight';
@@ -28,21 +29,22 @@ interface Props {
   fullTree: readonly DepartmentNode[];
   keyword: string;
   viewer: Viewer;
-  loading: boolean;
+  /** The tree query, for its loading and error states. */
+  result: ListResult<unknown>;
   expandedKeys: number[];
   onExpandedKeysChange: (keys: number[]) => void;
-  empty: ReactNode;
+  empty: EmptyConfig;
   onAction: (action: DepartmentAction, node: DepartmentNode) => void;
 }
 
 /** Departments as a tree table: name, leader, members, sort and the actions the viewer may use. */
-export function DepartmentTreeTable({ nodes, fullTree, keyword, viewer, loading, expandedKeys, onExpandedKeysChange, empty, onAction }: Props) {
+export function DepartmentTreeTable({ nodes, fullTree, keyword, viewer, result, expandedKeys, onExpandedKeysChange, empty, onAction }: Props) {
   const { t } = useTranslation('sys');
   const { t: tc } = useTranslation();
   // From the whole tree, so a search that hides some sub-departments does not change the totals.
   const totals = useMemo(() => subtreeTotals(fullTree), [fullTree]);
 
-  const columns: TableColumnsType<Row> = [
+  const columns: ListColumn<Row>[] = [
     {
       key: 'name',
       title: t('departments.columns.name'),
@@ -103,17 +105,16 @@ export function DepartmentTreeTable({ nodes, fullTree, keyword, viewer, loading,
     },
   ];
 
+  // The whole tree at once (no paging); the search box filters it on the page.
+  const rows = toRows(nodes);
   return (
-    <Table<Row>
+    <ListTable<Row, { list: Row[]; total: number }>
+      result={{ ...result, data: result.data === undefined ? undefined : { list: rows, total: rows.length } }}
       rowKey="id"
-      size="middle"
       columns={columns}
-      dataSource={toRows(nodes)}
-      loading={loading}
-      pagination={false}
-      scroll={{ x: 900 }}
+      empty={empty}
+      filtered={keyword.trim() !== ''}
       expandable={{ expandedRowKeys: expandedKeys, onExpandedRowsChange: (keys) => onExpandedKeysChange(keys as number[]), indentSize: 20 }}
-      locale={{ emptyText: empty }}
     />
   );
 }

@@ -1,6 +1,6 @@
 import { ApartmentOutlined, NodeCollapseOutlined, NodeExpandOutlined, PlusOutlined, SearchOutlined } from '@ant-design/icons';
 import type { DepartmentNode } from '@ads/contracts';
-import { App, Button, Card, Empty, Flex, Input, Result, Typography } from 'antd';
+import { App, Button, Card, Flex, Input, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PageShell } from '@/components/page-shell';
@@ -16,7 +16,6 @@ import { countNodes, filterTree, parentIds, subtreeMembers } from '../components
 /** /sys/department 部门管理: the department tree with leaders and member counts. */
 export default function DepartmentPage() {
   const { t } = useTranslation('sys');
-  const { t: tc } = useTranslation();
   const { modal, message } = App.useApp();
   const title = useRouteTitle('/sys/department');
   const viewer = useViewer();
@@ -69,17 +68,17 @@ export default function DepartmentPage() {
     </Button>
   );
 
-  const empty = tree.isError ? (
-    <Result status="warning" title={tc('states.loadFailed')} extra={<Button onClick={() => void tree.refetch()}>{tc('states.retry')}</Button>} />
-  ) : tree.isPending ? (
-    <div style={{ height: 120 }} />
-  ) : searching ? (
-    <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('departments.noMatch', { keyword: keyword.trim() })} />
-  ) : (
-    <Empty image={<ApartmentOutlined style={{ fontSize: 48, opacity: 0.45 }} />} description={<><div>{t('departments.empty.title')}</div><Typography.Text type="secondary">{t('departments.empty.body')}</Typography.Text></>}>
-      {canCreate && createButton(t('departments.empty.action'))}
-    </Empty>
-  );
+  const empty = {
+    text: (
+      <>
+        <div>{t('departments.empty.title')}</div>
+        <Typography.Text type="secondary">{t('departments.empty.body')}</Typography.Text>
+      </>
+    ),
+    image: <ApartmentOutlined style={{ fontSize: 48, opacity: 0.45 }} />,
+    action: canCreate && createButton(t('departments.empty.action')),
+    filteredText: t('departments.noMatch', { keyword: keyword.trim() }),
+  };
 
   const totalMembers = fullTree.reduce((sum, n) => sum + subtreeMembers(n), 0);
   // A non-manager sees the part of the tree they manage; the departments above it are named, read-only.
@@ -118,7 +117,7 @@ export default function DepartmentPage() {
           fullTree={fullTree}
           keyword={keyword}
           viewer={viewer}
-          loading={tree.isFetching}
+          result={tree}
           expandedKeys={expandedKeys}
           onExpandedKeysChange={(keys) => !searching && setExpanded(keys)}
           empty={empty}

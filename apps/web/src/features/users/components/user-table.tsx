@@ -82,7 +82,7 @@ export function UserTable({ list, result, viewer, companyRoleIds, hidden = [], e
       key: 'department',
       title: t(COLUMN_TITLES.department),
       dataIndex: 'department_name',
-      width: 110,
+      width: 112,
       ellipsis: true,
       render: (name: string | null) => name ?? <Typography.Text type="secondary">{t('accounts.noDepartment')}</Typography.Text>,
     },
@@ -90,7 +90,7 @@ export function UserTable({ list, result, viewer, companyRoleIds, hidden = [], e
       key: 'roles',
       title: t(COLUMN_TITLES.roles),
       dataIndex: 'roles',
-      width: 160,
+      width: 132,
       render: (roles: SysUser['roles']) => {
         if (!roles.length) return <Typography.Text type="secondary">{t('accounts.noRoles')}</Typography.Text>;
         const rest = roles.slice(MAX_ROLE_TAGS);
@@ -147,7 +147,8 @@ export function UserTable({ list, result, viewer, companyRoleIds, hidden = [], e
       title: tc('table.actions'),
       fixed: 'right',
       locked: true,
-      width: 180,
+      // Edit, Disable and More in English.
+      width: 196,
       render: (_, u) => <RowActions user={u} viewer={viewer} companyRoleIds={companyRoleIds} {...actions} />,
     },
   ];

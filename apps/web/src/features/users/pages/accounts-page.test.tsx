@@ -15,7 +15,13 @@ const editor = buildRole({ id: 22, name: 'Editor' });
 
 const clerkRole = buildRole({ id: 23, name: 'Auth clerk', asset_scope: 'company' });
 
-function setup({ url = '/sys/accounts', overrides = {}, viewer = manager, more = [] }: { url?: string; overrides?: Parameters<typeof mockApi>[0]; viewer?: typeof manager; more?: SysUser[] } = {}) {
+function setup({
+  url = '/sys/accounts',
+  overrides = {},
+  viewer = manager,
+  more = [],
+  preferences,
+}: { url?: string; overrides?: Parameters<typeof mockApi>[0]; viewer?: typeof manager; more?: SysUser[]; preferences?: Record<string, unknown> } = {}) {
   const backend = sysBackend({
     departments: [ops],
     roles: [optimizer, editor, clerkRole],
@@ -36,7 +42,7 @@ function setup({ url = '/sys/accounts', overrides = {}, viewer = manager, more =
       ...more,
     ],
   });
-  const api = mockApi({ ...backend.handlers, ...overrides });
+  const api = mockApi({ ...backend.handlers, ...overrides }, { preferences });
   const view = renderScreen(<AccountsPage />, { url, user: viewer });
   return { ...view, api, backend };
 }
@@ -297,10 +303,12 @@ describe('accounts page', { timeout: 60_000 }, () => {
     await waitFor(() => expect(screen.queryByText('2 selected')).toBeNull());
   });
 
-  it('lets the user hide and show columns, remembered for this screen', async () => {
-    const { user, unmount } = setup();
+  it('lets the user hide and show columns, remembered on the server for this screen', async () => {
+    const { user, api, unmount } = setup();
     await screen.findByText('alice');
     expect(screen.getByRole('columnheader', { name: 'Department' })).toBeTruthy();
+    // Created and business line are in the chooser, hidden by default (the table fits 1440 px).
+    expect(screen.queryByRole('columnheader', { name: /Created/ })).toBeNull();
     await user.click(screen.getByRole('button', { name: /Columns/ }));
     const chooser = within(await screen.findByTestId('column-chooser'));
     // The account names the row: it cannot be hidden.
@@ -308,22 +316,23 @@ describe('accounts page', { timeout: 60_000 }, () => {
     await user.click(chooser.getByLabelText('Department'));
     await user.click(chooser.getByLabelText('Created'));
     await waitFor(() => expect(screen.queryByRole('columnheader', { name: 'Department' })).toBeNull());
-    expect(screen.queryByRole('columnheader', { name: /Created/ })).toBeNull();
+    await screen.findByRole('columnheader', { name: /Created/ });
     expect(rowOf('alice').queryByText('Operations')).toBeNull();
-    expect(JSON.parse(localStorage.getItem('columns:/sys/accounts')!)).toEqual(['department', 'created_at']);
+    await waitFor(() => expect(api.preference('columns:/sys/accounts')).toEqual({ hidden: ['platform', 'department'], sets: [] }));
     // Another screen's choice is its own.
-    expect(localStorage.getItem('columns:/auth/account')).toBeNull();
+    expect(api.preference('columns:/auth/account')).toBeUndefined();
+    const stored = api.preference('columns:/sys/accounts');
     unmount();
 
-    const again = setup();
+    const again = setup({ preferences: { 'columns:/sys/accounts': stored } });
     await screen.findByText('alice');
     expect(screen.queryByRole('columnheader', { name: 'Department' })).toBeNull();
     expect(screen.getByRole('columnheader', { name: 'Roles' })).toBeTruthy();
     await again.user.click(screen.getByRole('button', { name: /Columns/ }));
-    await again.user.click(within(await screen.findByTestId('column-chooser')).getByRole('button', { name: 'Reset' }));
+    await again.user.click(within(await screen.findByTestId('column-chooser')).getByRole('button', { name: 'Restore defaults' }));
     await waitFor(() => expect(screen.getByRole('columnheader', { name: 'Department' })).toBeTruthy());
     expect(rowOf('alice').getByText('Operations')).toBeTruthy();
-    expect(localStorage.getItem('columns:/sys/accounts')).toBeNull();
+    await waitFor(() => expect(again.api.preference('columns:/sys/accounts')).toEqual({ hidden: ['platform', 'created_at'], sets: [] }));
   });
 
   it('exports the accounts matching the current filters and sort, without paging', async () => {
