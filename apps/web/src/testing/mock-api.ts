@@ -24,6 +24,7 @@ import {
 } from '@ads/contracts';
 import { vi } from 'vitest';
 import { z } from 'zod';
+import { adDataEndpoints } from './ad-data-endpoints';
 import { assetEndpoints } from './assets-endpoints';
 import { cronEndpoints } from './cron-endpoints';
 import { xlsx } from './contract-helpers';
@@ -57,6 +58,7 @@ export const endpoints = {
   ...materialEndpoints,
   ...cronEndpoints,
   ...overviewEndpoints,
+  ...adDataEndpoints,
 } as const;
 
 export type Endpoint = keyof typeof endpoints;

@@ -3,7 +3,6 @@ import { Alert, Button, Flex, Form, Input, InputNumber, Modal, Radio, Skeleton, 
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api } from '@/lib/api-client';
-import { adDataKeys } from '../api/keys';
 import { useTranslation } from 'react-i18next';
 import { currencyDecimals } from '@/lib/format';
 import { useApplyAdOp, type AdOpResult, type AdOpsResult } from '../api/use-ad-data-mutations';
@@ -71,7 +70,8 @@ function OpModalDialog({ request, onClose, onDone }: { request: OpRequest; onClo
   const [body, setBody] = useState<AdOpsApplyBody | null>(needsForm ? null : { level: request.level, ids: request.rows.map((x) => x.id), action: request.action });
   // The confirmation is the server's dry run (no side effects), read like any query.
   const dryRun = useQuery({
-    queryKey: [...adDataKeys.all, 'preview', body] as const,
+    // Outside adDataKeys.all: the act's invalidation must not run the dry run again.
+    queryKey: ['ad-ops-preview', body] as const,
     queryFn: () => api.post<AdOpsResult>('/ad-ops/apply', { ...body, dry_run: true }),
     enabled: step === 'confirm' && body !== null,
     staleTime: Infinity,
