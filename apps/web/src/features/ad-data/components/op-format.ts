@@ -40,7 +40,8 @@ export function describeChange(before: Record<string, unknown>, after: Record<st
     if (key === 'currency') continue;
     const b = before[key];
     const a = after[key];
-    if (key === 'status') out.push(`${t('fields.status')}: ${status(b)} → ${status(a)}`);
+    // A copy has no status before: its after is the copies' status.
+    if (key === 'status') out.push(b === undefined ? `${t('copy.status')}: ${status(a)}` : `${t('fields.status')}: ${status(b)} → ${status(a)}`);
     else if (key === 'name') out.push(`${t('fields.name')}: ${String(b ?? '-')} → ${String(a)}`);
     else if (key === 'daily_budget_minor') out.push(`${t('fields.dailyBudget')}: ${money(b)} → ${money(a)}`);
     else if (key === 'lifetime_budget_minor') out.push(`${t('fields.lifetimeBudget')}: ${money(b)} → ${money(a)}`);

@@ -1,4 +1,4 @@
-import type { AdOperation } from '@ads/contracts';
+import { adOperationsBodySchema, type AdOperation } from '@ads/contracts';
 import { DatePicker, Flex, Form, Input, Segmented, Select, Tag, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useMemo } from 'react';
@@ -31,10 +31,11 @@ export const logQuerySchema = z.object({
   time_from: day.optional(),
   time_to: day.optional(),
   operator_id: urlInt.optional(),
-  actor_type: z.enum(ACTOR_TYPES).optional(),
-  action: z.enum(ACTIONS).optional(),
+  // The contract's own enums (importing a contract value also applies its zod settings before this schema is built).
+  actor_type: adOperationsBodySchema.shape.actor_type,
+  action: adOperationsBodySchema.shape.action,
   ad_account_id: urlInt.optional(),
-  result: z.enum(RESULTS).optional(),
+  result: adOperationsBodySchema.shape.result,
   keyword: z.string().max(100).optional(),
 });
 type LogQuery = z.output<typeof logQuerySchema>;
@@ -73,7 +74,7 @@ export function OperationLogScreen({ log }: { log: LogKind }) {
       {
         key: 'object',
         title: t('logs.columns.object'),
-        width: 240,
+        width: 220,
         render: (_, o) => (
           <Flex vertical>
             <span>
@@ -86,11 +87,11 @@ export function OperationLogScreen({ log }: { log: LogKind }) {
           </Flex>
         ),
       },
-      { key: 'account', title: t('logs.columns.adAccount'), width: 170, render: (_, o) => <Typography.Text ellipsis={{ tooltip: o.ad_account.platform_id }}>{o.ad_account.name}</Typography.Text> },
+      { key: 'account', title: t('logs.columns.adAccount'), width: 150, render: (_, o) => <Typography.Text ellipsis={{ tooltip: o.ad_account.platform_id }}>{o.ad_account.name}</Typography.Text> },
       {
         key: 'change',
         title: t('logs.columns.change'),
-        width: 280,
+        width: 260,
         render: (_, o) => (
           <Flex vertical>
             {describeChange(asRecord(o.before), asRecord(o.after), t).map((line) => (

@@ -14,7 +14,7 @@ import { useSettings } from '@/stores/settings-store';
 import { useExportAdReport, useSyncAdAccounts } from '../api/use-ad-data-mutations';
 import { adReportQuerySchema, REPORT_FILTER_KEYS, reportBody, useAdReport, type AdReportQuery } from '../api/use-ad-report';
 import { FxRatesDrawer } from './fx-rates-drawer';
-import { HourlyChartDrawer } from './hourly-chart';
+import { LazyHourlyChart } from './hourly-chart-lazy';
 import { useLocalList } from './local-list';
 import { ReportFilters } from './report-filters';
 import { breadcrumbs, carried, parentsOf, REPORT_SCREENS, reportUrl, type ReportScreenConfig } from './report-levels';
@@ -24,6 +24,7 @@ import { ReportTable } from './report-table';
 const LIVE_MS = 5 * 60_000;
 const CATALOG_PATHS = ['/auth/site', '/material/upload', '/advertising/video', '/advertising/upload-ec'];
 const ACCOUNT_HIDDEN = ['bid'];
+const AD_HIDDEN = defaultHiddenMetrics(METRIC_KEYS);
 
 /** The ads of one ad set in a drawer: the same columns, range and operations. */
 function AdsDrawer({ adset, query, range, onClose }: { adset: AdReportRow | null; query: AdReportQuery; range: [string, string]; onClose: () => void }) {
@@ -31,7 +32,7 @@ function AdsDrawer({ adset, query, range, onClose }: { adset: AdReportRow | null
   const list = useLocalList();
   const body = reportBody('ad', { ...list.query, ...carried(query), adset_id: adset?.id } as AdReportQuery, range);
   const ads = useAdReport(body, { enabled: adset !== null });
-  const chooser = useColumnPrefs('ad-report:ad', defaultHiddenMetrics(METRIC_KEYS));
+  const chooser = useColumnPrefs('ad-report.ad', AD_HIDDEN);
   return (
     <Drawer open={adset !== null} onClose={onClose} size="90%" title={t('ads.title', { name: adset?.name ?? '' })} destroyOnHidden>
       <ReportTable level="ad" list={list} result={ads} compare={Boolean(query.compare)} chooser={chooser} renderName={(r) => r.name} hideAccount empty={t('empty.ad')} />
@@ -60,7 +61,7 @@ export function ReportScreen({ config }: { config: ReportScreenConfig }) {
   const [live, setLive] = useState(false);
   const body = reportBody(level, q, range);
   const report = useAdReport(body, { refetchInterval: live ? LIVE_MS : false });
-  const chooser = useColumnPrefs(`ad-report:${level}`, useMemo(() => [...defaultHiddenMetrics(METRIC_KEYS), ...ACCOUNT_HIDDEN], []));
+  const chooser = useColumnPrefs(`ad-report.${level}`, useMemo(() => [...defaultHiddenMetrics(METRIC_KEYS), ...ACCOUNT_HIDDEN], []));
   const exporter = useExportAdReport();
   const sync = useSyncAdAccounts();
   const [adset, setAdset] = useState<AdReportRow | null>(null);
@@ -171,7 +172,7 @@ export function ReportScreen({ config }: { config: ReportScreenConfig }) {
         <ReportTable level={level} list={list} result={report} compare={Boolean(q.compare)} chooser={chooser} renderName={renderName} hideAccount={accountFromParent} empty={t(`empty.${level}`)} />
       </Card>
       <AdsDrawer adset={adset} query={q} range={range} onClose={() => setAdset(null)} />
-      <HourlyChartDrawer target={allHourly ? { level, id: undefined, name: t('toolbar.everything') } : null} onClose={() => setAllHourly(false)} />
+      <LazyHourlyChart target={allHourly ? { level, id: undefined, name: t('toolbar.everything') } : null} onClose={() => setAllHourly(false)} />
       <FxRatesDrawer open={fxOpen} onClose={() => setFxOpen(false)} />
     </PageShell>
   );

@@ -8,7 +8,7 @@ import { useViewer } from '@/lib/permissions';
 import { useSettings } from '@/stores/settings-store';
 import type { AdOpResult } from '../api/use-ad-data-mutations';
 import { CopyModal, type CopyRequest } from './copy-modal';
-import { HourlyChartDrawer } from './hourly-chart';
+import { LazyHourlyChart } from './hourly-chart-lazy';
 import { budgetHolder, budgetText, minorMoney } from './op-format';
 import { OpModal, type ApplyAction, type OpRequest } from './op-modal';
 import { AdStatusTag } from './status-tag';
@@ -104,7 +104,7 @@ export function ReportTable({ level, list, result, compare, chooser, renderName,
     if (isObject) {
       cols.push({ key: 'status', title: t('fields.status'), width: 110, render: (_, r) => <AdStatusTag status={r.effective_status} deleted={r.deleted} /> });
       if (!hideAccount) cols.push({ key: 'ad_account', title: t('fields.adAccount'), width: 160, render: (_, r) => <Typography.Text ellipsis={{ tooltip: r.ad_account?.name }}>{r.ad_account?.name ?? '-'}</Typography.Text> });
-      cols.push({ key: 'owner', title: t('fields.owner'), width: 100, render: (_, r) => r.owner?.name ?? t('unassigned') });
+      cols.push({ key: 'owner', title: t('fields.owner'), width: 130, render: (_, r) => r.owner?.name ?? t('unassigned') });
     }
     if (level === 'campaign' || level === 'adset')
       cols.push({
@@ -129,7 +129,7 @@ export function ReportTable({ level, list, result, compare, chooser, renderName,
       title: tc('table.actions'),
       locked: true,
       fixed: 'right',
-      width: isObject ? (statusOnly ? 110 : 140) : 70,
+      width: isObject ? (statusOnly ? 110 : 140) : 90,
       render: (_, row) => (
         <Flex gap={6} align="center">
           <Tooltip title={t('actions.hourly')}>
@@ -214,7 +214,7 @@ export function ReportTable({ level, list, result, compare, chooser, renderName,
       />
       <OpModal request={op} onClose={() => setOp(null)} onDone={remember} />
       <CopyModal request={copy} onClose={() => setCopy(null)} onDone={remember} />
-      <HourlyChartDrawer target={hourly && { level, id: hourly.id, name: hourly.name }} onClose={() => setHourly(null)} />
+      <LazyHourlyChart target={hourly && { level, id: hourly.id, name: hourly.name }} onClose={() => setHourly(null)} />
     </>
   );
 }

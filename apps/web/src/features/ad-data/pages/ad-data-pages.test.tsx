@@ -1,3 +1,4 @@
+import { METRIC_KEYS, metrics } from '@ads/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { assetsBackend } from '@/testing/assets-backend';
@@ -41,7 +42,7 @@ function setup(ui: React.ReactElement, url: string, opts: Parameters<typeof adDa
 
 describe('ad data report', { timeout: 60_000 }, () => {
   it('shows one row per optimizer with registry metrics and a totals row equal to the rows', async () => {
-    const { api } = setup(<OptimizerReportPage />, '/advertising/user');
+    const { api, user } = setup(<OptimizerReportPage />, '/advertising/user');
     expect(screen.getByRole('heading', { name: 'Ad data' })).toBeTruthy();
     await screen.findByText('Alice');
     expect(rowOf('Alice').getByText('$120.00')).toBeTruthy();
@@ -55,6 +56,9 @@ describe('ad data report', { timeout: 60_000 }, () => {
     expect(body.level).toBe('optimizer');
     expect(body.date_from).toBe(body.date_to);
     expect(screen.getByTestId('as-of').textContent).toMatch(/Data as of/);
+    // The export is what the table shows: its level, range, filters and the visible metric columns in order.
+    await user.click(screen.getByRole('button', { name: /Export/ }));
+    await waitFor(() => expect(api.lastBody('/ad-reports/export')).toMatchObject({ level: 'optimizer', date_from: body.date_from, columns: METRIC_KEYS.filter((k) => metrics[k].defaultVisible) }));
   });
 
   it('compares with the previous period: change in % coloured by whether up is good, kept in the URL', async () => {
