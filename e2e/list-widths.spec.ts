@@ -33,23 +33,26 @@ async function measure(page: Page, path: string) {
 }
 
 test('list tables fit 1440 px in Chinese and English', async ({ page, api, sim }) => {
+  // Ten screens, each opened afresh.
+  test.setTimeout(180_000);
   const token = await api.managerSession();
   await connectedSimUser(api, sim, { name: 'Width Check', ad_accounts: [{ name: unique('宽度-US-') }, { name: unique('宽度-JP-'), currency: 'JPY', timezone_name: 'Asia/Tokyo' }] });
   const shop = await api.ok<{ id: number }>('/sites/create', { name: unique('Shop '), domain: `${unique('shop')}.example.com`, platform: 'ec', link_template: 'https://shop.example.com/p/{product_id}?c={campaign_id}' }, token);
   await api.ok('/products/create', { site_id: shop.id, external_id: unique('p'), name: 'Linen shirt with a rather long product name', url: 'https://shop.example.com/p/1', price: 39.99, currency: 'USD', tags: ['linen', 'summer'] }, token);
   const admin = await api.login(ADMIN);
+  const manager = await api.login(MANAGER);
   await api.ok('/sys-cron/run_now', { name: 'cleanup-sessions' }, admin.token);
 
   for (const locale of ['zh-cn', 'en'] as const) {
-    const screens: [string, typeof MANAGER, string | null][] = [
-      ['/auth/account', MANAGER, locale === 'en' ? 'Select all on this page' : '全选本页'],
-      ['/sys/accounts', MANAGER, locale === 'en' ? 'Select all on this page' : '全选本页'],
-      ['/operation/account', MANAGER, locale === 'en' ? 'Select all on this page' : '全选本页'],
-      [`/auth/site?site=${shop.id}`, MANAGER, null],
-      ['/admin/sys/cron?tab=runs', ADMIN, null],
+    const screens: [string, typeof manager, string | null][] = [
+      ['/auth/account', manager, locale === 'en' ? 'Select all on this page' : '全选本页'],
+      ['/sys/accounts', manager, locale === 'en' ? 'Select all on this page' : '全选本页'],
+      ['/operation/account', manager, locale === 'en' ? 'Select all on this page' : '全选本页'],
+      [`/auth/site?site=${shop.id}`, manager, null],
+      ['/admin/sys/cron?tab=runs', admin, null],
     ];
     for (const [path, who, selectAll] of screens) {
-      await seedSession(page, await api.login(who));
+      await seedSession(page, who);
       await page.evaluate((l) => localStorage.setItem('settings', JSON.stringify({ state: { isDark: false, locale: l }, version: 1 })), locale);
       const m = await measure(page, path);
       expect(m, `${path} in ${locale}`).toEqual({ overflow: 0, pinged: false, cut: [], selectAll });

@@ -1,7 +1,7 @@
 import type { Platform } from '@ads/contracts';
-import { Checkbox, Form, Input, Select } from 'antd';
+import { Checkbox, Form, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { AD_ACCOUNT_STATUS_CODES, useAdAccountStatusLabel } from '@/components/ad-account-status';
+import { AdAccountFilterItems } from '@/components/ad-account-filter-items';
 import { BooleanSelect } from '@/components/boolean-select';
 import { FilterBar } from '@/components/list-kit';
 import { UserPicker } from '@/components/user-picker';
@@ -47,32 +47,12 @@ interface Props {
 /** The filter bar of /auth/account. */
 export function AdAccountFilters({ value, onChange, onReset, personalAccounts }: Props) {
   const { t } = useTranslation('assets');
-  const statusLabel = useAdAccountStatusLabel();
   const { currency } = value;
   const currencyOptions = [...new Set([...(currency ? [currency] : []), ...COMMON_CURRENCIES])].map((c) => ({ value: c, label: c }));
 
   return (
     <FilterBar<AdAccountFilterValues> value={value} onChange={onChange} onReset={onReset} normalize={clean} applyOnChange={[...APPLY_ON_CHANGE]} blank={BLANK}>
-      <Form.Item name="keyword" label={t('adAccounts.filters.keyword')}>
-        <Input allowClear placeholder={t('adAccounts.filters.keywordPlaceholder')} style={{ width: 200 }} maxLength={100} />
-      </Form.Item>
-      <Form.Item name="account_status" label={t('adAccounts.filters.status')}>
-        <Select<number>
-          allowClear
-          placeholder={t('common.all')}
-          style={{ width: 150 }}
-          popupMatchSelectWidth={false}
-          options={AD_ACCOUNT_STATUS_CODES.map((code) => ({ value: code, label: statusLabel(code) }))}
-        />
-      </Form.Item>
-      <Form.Item name="platform" label={t('adAccounts.filters.platform')}>
-        <Select<Platform>
-          allowClear
-          placeholder={t('common.all')}
-          style={{ width: 110 }}
-          options={(['dj', 'ec'] as const).map((p) => ({ value: p, label: t(`platform.${p}`) }))}
-        />
-      </Form.Item>
+      <AdAccountFilterItems />
       <Form.Item name="currency" label={t('adAccounts.filters.currency')}>
         <Select<string> allowClear showSearch={{ optionFilterProp: 'label' }} placeholder={t('common.all')} style={{ width: 100 }} options={currencyOptions} />
       </Form.Item>
