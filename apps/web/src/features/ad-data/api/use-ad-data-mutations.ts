@@ -1,6 +1,6 @@
 import type { AdOperationsBody, AdOpsApplyBody, AdOpsCopyBody, AdReportBody, SaveFxRateBody } from '@ads/contracts';
 import type { adOpsResultSchema, adSyncResultSchema } from '@ads/contracts';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { api } from '@/lib/api-client';
 import { adDataKeys } from './keys';
@@ -16,6 +16,20 @@ export function useApplyAdOp() {
     onSuccess: (_r, body) => {
       if (!body.dry_run) void queryClient.invalidateQueries({ queryKey: adDataKeys.all });
     },
+  });
+}
+
+/**
+ * The confirmation of an act: the server's dry run (no side effects), read like a query. Its key
+ * is outside adDataKeys.all, so the act's invalidation does not run the dry run again.
+ */
+export function useAdOpPreview(body: AdOpsApplyBody | null, enabled: boolean) {
+  return useQuery({
+    queryKey: ['ad-ops-preview', body] as const,
+    queryFn: () => api.post<AdOpsResult>('/ad-ops/apply', { ...body, dry_run: true }),
+    enabled: enabled && body !== null,
+    staleTime: Infinity,
+    gcTime: 0,
   });
 }
 

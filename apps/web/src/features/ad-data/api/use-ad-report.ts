@@ -52,11 +52,13 @@ export function reportBody(level: AdReportBody['level'], q: AdReportQuery, range
   });
 }
 
+/** The query of one /ad-reports/list body (for useQueries: several bodies at once). */
+export const adReportQuery = (body: AdReportBody) => ({ queryKey: adDataKeys.report(body), queryFn: () => api.post<AdReportResult>('/ad-reports/list', body) });
+
 /** One page of /ad-reports/list, with the totals of every matching row (and the previous period's when comparing). */
 export function useAdReport(body: AdReportBody, opts: { refetchInterval?: number | false; enabled?: boolean } = {}) {
   return useQuery({
-    queryKey: adDataKeys.report(body),
-    queryFn: () => api.post<AdReportResult>('/ad-reports/list', body),
+    ...adReportQuery(body),
     placeholderData: keepPreviousData,
     refetchInterval: opts.refetchInterval,
     enabled: opts.enabled ?? true,

@@ -1,11 +1,9 @@
 import type { AdLevel, AdOpsApplyBody, AdReportRow } from '@ads/contracts';
 import { Alert, Button, Flex, Form, Input, InputNumber, Modal, Radio, Skeleton, Typography } from 'antd';
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api } from '@/lib/api-client';
 import { useTranslation } from 'react-i18next';
 import { currencyDecimals } from '@/lib/format';
-import { useApplyAdOp, type AdOpResult, type AdOpsResult } from '../api/use-ad-data-mutations';
+import { useAdOpPreview, useApplyAdOp, type AdOpResult } from '../api/use-ad-data-mutations';
 import { budgetHolder, budgetText, minorMoney } from './op-format';
 import { OpResultsTable } from './op-results-table';
 
@@ -68,15 +66,7 @@ function OpModalDialog({ request, onClose, onDone }: { request: OpRequest; onClo
   const [step, setStep] = useState<'form' | 'confirm' | 'done'>(needsForm ? 'form' : 'confirm');
   const [results, setResults] = useState<AdOpResult[]>([]);
   const [body, setBody] = useState<AdOpsApplyBody | null>(needsForm ? null : { level: request.level, ids: request.rows.map((x) => x.id), action: request.action });
-  // The confirmation is the server's dry run (no side effects), read like any query.
-  const dryRun = useQuery({
-    // Outside adDataKeys.all: the act's invalidation must not run the dry run again.
-    queryKey: ['ad-ops-preview', body] as const,
-    queryFn: () => api.post<AdOpsResult>('/ad-ops/apply', { ...body, dry_run: true }),
-    enabled: step === 'confirm' && body !== null,
-    staleTime: Infinity,
-    gcTime: 0,
-  });
+  const dryRun = useAdOpPreview(body, step === 'confirm');
   const preview = dryRun.data?.results ?? [];
   const { action, rows } = request;
   const currencies = [...new Set(rows.map((r) => r.currency ?? 'USD'))];

@@ -1,12 +1,15 @@
-import { METRIC_KEYS, metrics } from '@ads/contracts';
+import { ADMIN_PATHS, IS_ADMIN_SUPER, METRIC_KEYS, metrics } from '@ads/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { assetsBackend } from '@/testing/assets-backend';
 import { adDataBackend, buildOperation, type MockReportRow } from '@/testing/ad-data-backend';
 import { findDialog, rowOf } from '@/testing/dom';
 import { mockApi } from '@/testing/mock-api';
-import { renderScreen } from '@/testing/render';
+import { manager, renderScreen } from '@/testing/render';
+
+const superAdmin = { ...manager, id: 2, account: 'admin', name: 'Admin', is_admin: IS_ADMIN_SUPER, paths: [...ADMIN_PATHS] };
 import AccountReportPage from './account-report-page';
+import AdminAdsetPage from './admin-adset-page';
 import AdsetReportPage from './adset-report-page';
 import CopyLogPage from './copy-log-page';
 import OptimizerReportPage from './optimizer-report-page';
@@ -140,6 +143,25 @@ describe('ad data operations', { timeout: 60_000 }, () => {
     expect(api.lastBody('/ad-ops/apply')).toEqual({ level: 'adset', ids: [32], action: 'budget', daily_budget: 4500, dry_run: true });
     // Refused by the dry run: nothing to confirm.
     expect(dialog.getByRole('button', { name: 'Confirm (0)' }).hasAttribute('disabled')).toBe(true);
+  });
+});
+
+describe('admin advertising', { timeout: 60_000 }, () => {
+  it('lets the super admin switch ad sets on and off across the company, and offers nothing else', async () => {
+    const backend = adDataBackend({ rows });
+    const api = mockApi({ ...assetsBackend({}).handlers, ...backend.handlers });
+    const { user } = renderScreen(<AdminAdsetPage />, { url: '/admin/advertising/group', user: superAdmin });
+    await screen.findByText('US set A');
+    expect(screen.getByRole('switch', { name: 'Switch "US set A" on or off' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'More actions for "US set A"' })).toBeNull();
+    // Company-wide: the ad account column is shown; no "sync now" in the admin area.
+    expect(rowOf('JP set B').getByText('JP Drama')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /Sync now/ })).toBeNull();
+    await user.click(screen.getByRole('checkbox', { name: 'Select "US set A"' }));
+    const bar = within(screen.getByTestId('selection-bar'));
+    expect(bar.getByRole('button', { name: /Pause/ })).toBeTruthy();
+    expect(bar.queryByRole('button', { name: /Copy|Delete|budget/ })).toBeNull();
+    expect(api.lastBody('/ad-reports/list')).toMatchObject({ level: 'adset' });
   });
 });
 

@@ -1,4 +1,4 @@
-import { formatMetric, metrics, type AdOperation, type AdReportBody, type AdReportResult, type AdReportRow } from '@ads/contracts';
+import { formatMetric, metrics, type AdOperation, type AdReportBody, type AdReportRow } from '@ads/contracts';
 import { useQueries } from '@tanstack/react-query';
 import { Card, Descriptions, Empty, Flex, Result, Skeleton, Table, Tag, Tree, Typography, theme } from 'antd';
 import dayjs from 'dayjs';
@@ -9,13 +9,11 @@ import { Link, useSearchParams } from 'react-router';
 import { todayIn, useReportTimezone } from '@/components/list-kit';
 import { PageShell } from '@/components/page-shell';
 import { useRouteTitle } from '@/components/use-route-title';
-import { api } from '@/lib/api-client';
 import { formatDateTime } from '@/lib/format';
 import '@/locales/ad-data-namespace';
 import { useSettings } from '@/stores/settings-store';
 import { useAdOperations } from '../api/use-ad-queries';
-import { adDataKeys } from '../api/keys';
-import { useAdReport } from '../api/use-ad-report';
+import { adReportQuery, useAdReport } from '../api/use-ad-report';
 import { echarts } from '../components/echarts';
 import { budgetText, describeChange, minorMoney } from '../components/op-format';
 import { AdStatusTag } from '../components/status-tag';
@@ -46,7 +44,7 @@ export default function CampaignDetailsPage() {
   const adsBySet = useQueries({
     queries: (adsets.data?.list ?? []).map((s) => {
       const body: AdReportBody = { ...base, level: 'ad', page_size: 200, adset_id: s.id, sort_field: 'spend', sort_order: 'descend' };
-      return { queryKey: adDataKeys.report(body), queryFn: () => api.post<AdReportResult>('/ad-reports/list', body) };
+      return adReportQuery(body);
     }),
   });
   const days = Array.from({ length: DAYS }, (_, i) => dayjs(from).add(i, 'day').format('YYYY-MM-DD'));
@@ -54,7 +52,7 @@ export default function CampaignDetailsPage() {
   const daily = useQueries({
     queries: days.map((d) => {
       const body: AdReportBody = { level: 'ad', page: 1, page_size: 1, date_from: d, date_to: d, campaign_id: id, status: 'all' };
-      return { queryKey: adDataKeys.report(body), queryFn: () => api.post<AdReportResult>('/ad-reports/list', body), enabled: valid };
+      return { ...adReportQuery(body), enabled: valid };
     }),
   });
   const log = useAdOperations({ log: 'all', page: logPage, page_size: 10, campaign_id: id }, { enabled: valid });
