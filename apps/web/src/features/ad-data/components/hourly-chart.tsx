@@ -63,7 +63,7 @@ export function HourlyChartDrawer({ target, onClose }: { target: Target | null; 
             <Typography.Text data-testid="hourly-totals">
               {t('hourly.totals', { today: formatMetric('spend', total('spend'), lang), yesterday: formatMetric('spend', total('previous_spend'), lang) })}
             </Typography.Text>
-            <ReactEChartsCore echarts={echarts} option={option} theme={isDark ? 'dark' : undefined} style={{ height: 320 }} notMerge />
+            <ReactEChartsCore echarts={echarts} option={option} theme={isDark ? 'dark' : undefined} opts={{ renderer: 'svg' }} style={{ height: 320 }} notMerge />
           </>
         )}
       </Flex>

@@ -11,6 +11,7 @@ const superAdmin = { ...manager, id: 2, account: 'admin', name: 'Admin', is_admi
 import AccountReportPage from './account-report-page';
 import AdminAdsetPage from './admin-adset-page';
 import AdsetReportPage from './adset-report-page';
+import CampaignDetailsPage from './campaign-details-page';
 import CopyLogPage from './copy-log-page';
 import OptimizerReportPage from './optimizer-report-page';
 
@@ -162,6 +163,27 @@ describe('admin advertising', { timeout: 60_000 }, () => {
     expect(bar.getByRole('button', { name: /Pause/ })).toBeTruthy();
     expect(bar.queryByRole('button', { name: /Copy|Delete|budget/ })).toBeNull();
     expect(api.lastBody('/ad-reports/list')).toMatchObject({ level: 'adset' });
+  });
+});
+
+describe('campaign details', { timeout: 60_000 }, () => {
+  it('shows one campaign’s settings, its ad sets and ads as a tree, and its operation log', async () => {
+    const detailRows: MockReportRow[] = [
+      ...rows,
+      { level: 'campaign', row: { id: 21, name: 'Spring', platform_id: '2384001', ad_account: account, status: 'ACTIVE', effective_status: 'ACTIVE', budget_level: 'campaign', daily_budget_minor: 10000, currency: 'USD', owner: { id: 5, name: 'Alice' } }, facts: { spend_usd_cents: 7000 }, parents: { ad_account_id: 11 } },
+      { level: 'ad', row: { id: 41, name: 'US ad 1', platform_id: '2386001', ad_account: account, status: 'ACTIVE', effective_status: 'ACTIVE' }, facts: { spend_usd_cents: 5000 }, parents: { ad_account_id: 11, campaign_id: 21, adset_id: 31 } },
+    ];
+    const operations = [buildOperation({ id: 9, action: 'pause', level: 'ad', object_name: 'US ad 1', before: { status: 'ACTIVE' }, after: { status: 'PAUSED' } })];
+    const backend = adDataBackend({ rows: detailRows, operations });
+    const api = mockApi({ ...assetsBackend({}).handlers, ...backend.handlers });
+    renderScreen(<CampaignDetailsPage />, { url: '/admin/advertising/details?id=21', user: superAdmin });
+    expect(await screen.findByRole('heading', { name: /Campaign details/ })).toBeTruthy();
+    expect(screen.getByText('USD 100.00 / day')).toBeTruthy();
+    expect(screen.getByText('US Drama 01 (USD, America/Los_Angeles)')).toBeTruthy();
+    await screen.findByText('US set A');
+    expect(await screen.findByText('US ad 1', { selector: '.ant-tree *' })).toBeTruthy();
+    expect(await screen.findByText('Status: Active → Paused')).toBeTruthy();
+    expect(api.bodies('/ad-operations/list')).toContainEqual(expect.objectContaining({ campaign_id: 21 }));
   });
 });
 

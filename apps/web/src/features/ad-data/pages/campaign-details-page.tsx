@@ -77,7 +77,7 @@ export default function CampaignDetailsPage() {
       key: `c${row.id}`,
       title: (
         <span>
-          {row.name} <AdStatusTag status={row.effective_status} deleted={row.deleted} /> {spendOf(row)}
+          <span>{row.name}</span> <AdStatusTag status={row.effective_status} deleted={row.deleted} /> {spendOf(row)}
         </span>
       ),
       children: (adsets.data?.list ?? []).map((s, i) => ({
@@ -85,7 +85,7 @@ export default function CampaignDetailsPage() {
         title: (
           <span>
             <Tag>{t('levels.adset')}</Tag>
-            {s.name} <AdStatusTag status={s.effective_status} deleted={s.deleted} /> {spendOf(s)}
+            <span>{s.name}</span> <AdStatusTag status={s.effective_status} deleted={s.deleted} /> {spendOf(s)}
           </span>
         ),
         children: (adsBySet[i]?.data?.list ?? []).map((a) => ({
@@ -94,7 +94,7 @@ export default function CampaignDetailsPage() {
             title: (
               <span>
                 <Tag>{t('levels.ad')}</Tag>
-                {a.name} <AdStatusTag status={a.effective_status} deleted={a.deleted} /> {spendOf(a)}
+                <span>{a.name}</span> <AdStatusTag status={a.effective_status} deleted={a.deleted} /> {spendOf(a)}
               </span>
             ),
           })),
@@ -136,10 +136,11 @@ export default function CampaignDetailsPage() {
       </Card>
       <Flex gap={16} wrap>
         <Card size="small" title={t('details.tree')} style={{ flex: '1 1 420px' }}>
-          {adsets.isPending ? <Skeleton active /> : <Tree treeData={treeData} defaultExpandAll selectable={false} />}
+          {/* Re-mounted as ad sets and their ads arrive, so everything shows expanded. */}
+          {adsets.isPending ? <Skeleton active /> : <Tree key={adsBySet.map((q) => q.data?.list.length ?? -1).join(',')} treeData={treeData} defaultExpandAll selectable={false} />}
         </Card>
         <Card size="small" title={t('details.daily')} style={{ flex: '1 1 520px' }}>
-          {daily.every((d) => d.isPending) ? <Skeleton active /> : <ReactEChartsCore echarts={echarts} option={option} theme={isDark ? 'dark' : undefined} style={{ height: 300 }} notMerge />}
+          {daily.every((d) => d.isPending) ? <Skeleton active /> : <ReactEChartsCore echarts={echarts} option={option} theme={isDark ? 'dark' : undefined} opts={{ renderer: 'svg' }} style={{ height: 300 }} notMerge />}
         </Card>
       </Flex>
       <Card size="small" title={t('details.log')}>
