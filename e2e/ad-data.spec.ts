@@ -150,5 +150,11 @@ test('drill from optimizer to ad, pause the ad, edit the budget, copy the ad set
       await expect(rows(page).first()).toBeVisible();
       await page.screenshot({ path: `${shots}/log-${lang}.png`, fullPage: true });
     }
+    // The dark theme (header toggle), with the hourly chart of the ad set open.
+    await page.getByTestId('toggle-theme').click();
+    await page.goto(groupUrl);
+    await row(page, names.adset).first().getByRole('button', { name: `Today by hour of "${names.adset}"` }).click();
+    await expect(page.getByTestId('hourly-totals')).toBeVisible();
+    await page.screenshot({ path: `${shots}/group-dark-en.png`, fullPage: true });
   }
 });

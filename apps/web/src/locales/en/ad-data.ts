@@ -44,7 +44,7 @@ export default {
     platform: 'Platform',
     adAccount: 'Ad account',
     status: 'Status',
-    statusDefault: 'Not deleted',
+    statusDefault: 'Live or with figures',
     statuses: { active: 'Active', paused: 'Paused', deleted: 'Deleted', all: 'All (with deleted)' },
     drama: 'Drama',
     product: 'Product',

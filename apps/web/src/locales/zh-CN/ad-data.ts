@@ -42,7 +42,7 @@ export default {
     platform: '平台',
     adAccount: '广告账户',
     status: '状态',
-    statusDefault: '未删除',
+    statusDefault: '未删除或有数据',
     statuses: { active: '投放中', paused: '已暂停', deleted: '已删除', all: '全部（含已删除）' },
     drama: '剧集',
     product: '商品',

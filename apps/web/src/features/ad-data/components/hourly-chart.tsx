@@ -36,8 +36,8 @@ export function HourlyChartDrawer({ target, onClose }: { target: Target | null; 
     backgroundColor: 'transparent',
     color: [token.colorPrimary, token.colorTextQuaternary],
     tooltip: { trigger: 'axis', valueFormatter: (v: unknown) => value(Number(v)) },
-    legend: { data: [data.day, data.previous_day], textStyle: { color: token.colorText } },
-    grid: { left: 56, right: 16, top: 40, bottom: 28 },
+    legend: { data: [data.day, data.previous_day], bottom: 0, textStyle: { color: token.colorText } },
+    grid: { left: 56, right: 16, top: 16, bottom: 56 },
     xAxis: { type: 'category', data: data.series.map((p) => `${String(p.hour).padStart(2, '0')}:00`), axisLabel: { color: token.colorTextSecondary } },
     yAxis: { type: 'value', axisLabel: { color: token.colorTextSecondary }, splitLine: { lineStyle: { color: token.colorBorderSecondary } } },
     series: [

@@ -106,8 +106,8 @@ export default function CampaignDetailsPage() {
     backgroundColor: 'transparent',
     color: [token.colorPrimary, token.colorWarning],
     tooltip: { trigger: 'axis' },
-    legend: { data: [t('hourly.series.spend'), metrics.purchases.title[lang]], textStyle: { color: token.colorText } },
-    grid: { left: 56, right: 48, top: 40, bottom: 28 },
+    legend: { data: [t('hourly.series.spend'), metrics.purchases.title[lang]], bottom: 0, textStyle: { color: token.colorText } },
+    grid: { left: 56, right: 48, top: 16, bottom: 56 },
     xAxis: { type: 'category', data: days.map((d) => d.slice(5)), axisLabel: { color: token.colorTextSecondary } },
     yAxis: [
       { type: 'value', axisLabel: { color: token.colorTextSecondary }, splitLine: { lineStyle: { color: token.colorBorderSecondary } } },
