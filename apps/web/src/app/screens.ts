@@ -23,7 +23,18 @@ export const screens: Record<string, Loader> = {
   '/material/upload': () => import('@/features/materials/pages/material-upload-page'),
   '/advertising/video': () => import('@/features/materials/pages/drama-materials-page'),
   '/advertising/upload-ec': () => import('@/features/materials/pages/ec-materials-page'),
+  '/advertising/user': () => import('@/features/ad-data/pages/optimizer-report-page'),
+  '/advertising/account': () => import('@/features/ad-data/pages/account-report-page'),
+  '/advertising/campaign': () => import('@/features/ad-data/pages/campaign-report-page'),
+  '/advertising/group': () => import('@/features/ad-data/pages/adset-report-page'),
+  '/advertising/copy-log': () => import('@/features/ad-data/pages/copy-log-page'),
+  '/advertising/close-log': () => import('@/features/ad-data/pages/close-log-page'),
+  '/advertising/remove-log': () => import('@/features/ad-data/pages/remove-log-page'),
   '/admin/index': () => import('@/features/home/pages/admin-index-page'),
+  '/admin/advertising/campaign': () => import('@/features/ad-data/pages/admin-campaign-page'),
+  '/admin/advertising/group': () => import('@/features/ad-data/pages/admin-adset-page'),
+  '/admin/advertising/list': () => import('@/features/ad-data/pages/admin-ad-page'),
+  '/admin/advertising/details': () => import('@/features/ad-data/pages/campaign-details-page'),
   '/admin/sys/cron': () => import('@/features/cron/pages/cron-page'),
 };
 

@@ -1,4 +1,5 @@
 import i18n from 'i18next';
+import type adData from './zh-CN/ad-data';
 import type assets from './zh-CN/assets';
 import type cron from './zh-CN/cron';
 import type hosting from './zh-CN/hosting';
@@ -10,6 +11,7 @@ import type materials from './zh-CN/materials';
  * the `*-namespace.ts` module a screen imports before it renders.
  */
 export interface LazyResources {
+  adData: typeof adData;
   assets: typeof assets;
   cron: typeof cron;
   hosting: typeof hosting;

@@ -38,6 +38,7 @@ import {
   syncBodySchema,
   taskRefSchema,
 } from '../assets.ts';
+import { AD_ADMIN_PATHS, AD_LOG_PATHS, AD_REPORT_PATHS } from '../ad-data.ts';
 import { define } from './define.ts';
 import { MATERIAL_PATHS } from './materials.ts';
 import { noDataSchema, updatedResultSchema } from './sys.ts';
@@ -45,13 +46,15 @@ import { noDataSchema, updatedResultSchema } from './sys.ts';
 const PERSONAL = ['/auth/personage', '/operation/auth'] as const;
 const ACCOUNTS = ['/auth/account'] as const;
 const HOSTING = ['/auth/account', '/operation/account'] as const;
-/** The ad account list also serves the materials screens (choose ad accounts to push to); data scope applies as everywhere. */
-const AD_ACCOUNT_LIST = [...HOSTING, ...MATERIAL_PATHS] as const;
+/** Ad data screens filter by ad account and by drama or product. */
+const AD_DATA = [...AD_REPORT_PATHS, ...AD_LOG_PATHS, ...AD_ADMIN_PATHS] as const;
+/** The ad account list also serves the materials and ad data screens (pickers and filters); data scope applies as everywhere. */
+const AD_ACCOUNT_LIST = [...HOSTING, ...MATERIAL_PATHS, ...AD_DATA] as const;
 const PAGES = ['/auth/homepage'] as const;
 const PIXELS = ['/auth/pixel'] as const;
 const SITE = ['/auth/site'] as const;
-/** Catalog lists also serve the materials screens (pick a drama or product for a material). */
-const CATALOG_READ = [...SITE, ...MATERIAL_PATHS] as const;
+/** Catalog lists also serve the materials screens (pick a drama or product for a material) and the ad data filters. */
+const CATALOG_READ = [...SITE, ...MATERIAL_PATHS, ...AD_DATA] as const;
 
 /** Base64 of a 10 MB file plus the JSON around it (the contract allows 14M characters). */
 export const IMPORT_BODY_LIMIT = 15 * 1024 * 1024;

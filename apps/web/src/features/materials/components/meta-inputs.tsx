@@ -4,7 +4,7 @@ import { useMemo, useState, type CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSimpleUsers } from '@/lib/lookups/use-simple-users';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
-import { useDramaOptions, useProductOptions } from '../api/use-catalog-options';
+import { useDramaOptions, useProductOptions } from '@/lib/lookups/use-catalog-options';
 import { languageName } from './media-format';
 
 interface CatalogPickerProps {

@@ -1,0 +1,160 @@
+/**
+ * 广告数据 (issue 7): a manager drills from an optimizer down to an ad, pauses the ad, edits its ad
+ * set's budget and copies the ad set with another pixel; all three acts are then in the logs.
+ * The campaigns are made on the simulator over its Graph API and back-dated so they delivered.
+ */
+import { MANAGER, connectedSimUser, expect, openAs, pickOption, switchLocale, test, unique, type Page, type Sim } from './fixtures.ts';
+
+/** A Graph API call to the simulator with a user's token (form-encoded, objects as JSON text). */
+async function graph(sim: Sim, token: string, path: string, params: Record<string, unknown>): Promise<{ id: string }> {
+  const form: Record<string, string> = { access_token: token };
+  for (const [k, v] of Object.entries(params)) if (v !== undefined) form[k] = typeof v === 'object' ? JSON.stringify(v) : String(v);
+  const res = await sim.request.post(`${sim.url}/v25.0/${path}`, { form });
+  expect(res.ok(), `POST ${path}: ${await res.text()}`).toBe(true);
+  return (await res.json()) as { id: string };
+}
+
+const dayIn = (zone: string, ms: number) => new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(ms));
+const rows = (page: Page) => page.locator('.ant-table-row');
+const row = (scope: Page | ReturnType<Page['locator']>, name: string) => scope.locator('.ant-table-row').filter({ hasText: name });
+
+test('drill from optimizer to ad, pause the ad, edit the budget, copy the ad set with another pixel, and find all three in the logs', async ({ page, api, sim }) => {
+  test.setTimeout(180_000);
+  const p = unique('E2E广告');
+  const names = { account: `${p}-户`, campaign: `${p}-系列`, adset: `${p}-组`, ad: `${p}-广告1` };
+  const optimizer = await api.createStaff(['/advertising/user'], unique('投手'));
+  const { simUser } = await connectedSimUser(api, sim, { ad_accounts: [{ name: names.account }], pixels: 2 });
+  const act = simUser.ad_accounts[0]!.id;
+  const token = simUser.access_token;
+  const manager = await api.managerSession();
+
+  // The account is the optimizer's: the campaigns under it are theirs.
+  const accounts = await api.ok<{ list: { id: number; platform_id: string }[] }>('/ad-accounts/list', { page: 1, page_size: 10, keyword: act }, manager);
+  const accountId = accounts.list.find((a) => a.platform_id === act)!.id;
+  await api.ok('/ad-accounts/assign_users', { ad_account_ids: [accountId], user_ids: [optimizer.id], mode: 'add' }, manager);
+
+  const campaign = await graph(sim, token, `${act}/campaigns`, { name: names.campaign, objective: 'OUTCOME_SALES', status: 'ACTIVE', special_ad_categories: [] });
+  const adset = await graph(sim, token, `${act}/adsets`, {
+    name: names.adset,
+    campaign_id: campaign.id,
+    status: 'ACTIVE',
+    daily_budget: 5000,
+    billing_event: 'IMPRESSIONS',
+    optimization_goal: 'OFFSITE_CONVERSIONS',
+    promoted_object: { pixel_id: simUser.pixels[0]!.id, custom_event_type: 'PURCHASE' },
+    targeting: { geo_locations: { countries: ['US'] }, targeting_automation: { advantage_audience: 0 } },
+  });
+  const creative = await graph(sim, token, `${act}/adcreatives`, { name: 'Creative', object_story_spec: { page_id: simUser.pages[0]!.id, link_data: { link: 'https://drama.example/ep1', message: 'Watch now' } } });
+  await graph(sim, token, `${act}/ads`, { name: names.ad, adset_id: adset.id, status: 'ACTIVE', creative: { creative_id: creative.id } });
+  await graph(sim, token, `${act}/ads`, { name: `${p}-广告2`, adset_id: adset.id, status: 'ACTIVE', creative: { creative_id: creative.id } });
+  await sim.control('POST', 'backdate', { account_id: act, days: 3 });
+
+  // "Sync now" for the account, then wait until the optimizer's row has figures.
+  await api.ok('/ad-reports/sync', { ad_account_ids: [accountId] }, manager);
+  const now = Date.now();
+  const from = dayIn('Asia/Shanghai', now - 86_400_000);
+  const to = dayIn('Asia/Shanghai', now);
+  await expect
+    .poll(
+      async () => {
+        const r = await api.ok<{ list: { name: string; metrics: { spend: number | null } }[] }>('/ad-reports/list', { level: 'optimizer', date_from: from, date_to: to, page: 1, page_size: 100 }, manager);
+        return r.list.find((x) => x.name === optimizer.name)?.metrics.spend ?? 0;
+      },
+      { timeout: 60_000, intervals: [500, 1000, 2000], message: 'the synced spend of the optimizer' },
+    )
+    .toBeGreaterThan(0);
+
+  // 广告数据 → the optimizer → their ad account → the campaign → the ad set → its ads.
+  await openAs(page, api, MANAGER, `/advertising/user?date_from=${from}&date_to=${to}`);
+  await expect(page.getByRole('heading', { name: '广告数据' })).toBeVisible();
+  await expect(page.getByTestId('totals-row')).toBeVisible();
+  await page.getByRole('link', { name: optimizer.name, exact: true }).click();
+  await expect(page).toHaveURL(/\/advertising\/account\?.*owner_user_id=/);
+  await expect(page.getByTestId('report-breadcrumbs')).toContainText(optimizer.name);
+  await page.getByRole('link', { name: names.account, exact: true }).click();
+  await expect(page).toHaveURL(/\/advertising\/campaign\?.*ad_account_ids=/);
+  await page.getByRole('link', { name: names.campaign, exact: true }).click();
+  await expect(page).toHaveURL(/\/advertising\/group\?.*campaign_id=/);
+  await expect(page.getByTestId('report-breadcrumbs')).toContainText(names.campaign);
+  expect(new URL(page.url()).searchParams.get('date_from')).toBe(from);
+  const groupPage = page.url();
+  await expect(row(page, names.adset)).toContainText('USD 50.00');
+  await page.getByLabel(`查看「${names.adset}」的广告`).click();
+  const drawer = page.locator('.ant-drawer').filter({ hasText: `广告组「${names.adset}」的广告` });
+  await expect(row(drawer, names.ad)).toBeVisible();
+
+  // Pause the ad: the confirmation lists the change, then the result.
+  await row(drawer, names.ad).getByRole('switch', { name: `开启或关闭「${names.ad}」` }).click();
+  const pause = page.getByRole('dialog').filter({ hasText: '关闭 1 个广告' });
+  await expect(pause.getByTestId('op-preview')).toContainText('状态: 投放中 → 已暂停');
+  await pause.getByRole('button', { name: /确认执行/ }).click();
+  await expect(pause).toContainText('成功 1 项，失败 0 项');
+  await pause.getByRole('button', { name: /完\s*成/ }).click();
+  await expect(row(drawer, names.ad).getByRole('switch')).not.toBeChecked();
+  await page.keyboard.press('Escape');
+  await expect(drawer).toBeHidden();
+
+  // Edit the ad set's budget: major units in, the change said before sending.
+  await row(page, names.adset).getByRole('button', { name: `「${names.adset}」的更多操作` }).click();
+  await page.getByRole('menuitem', { name: '修改预算' }).click();
+  const budget = page.getByRole('dialog').filter({ hasText: '修改 1 个广告组的预算' });
+  await expect(budget).toContainText('USD 50.00');
+  await budget.getByLabel('新预算（USD）').fill('60');
+  await budget.getByRole('button', { name: /下一步/ }).click();
+  await expect(budget.getByTestId('op-preview')).toContainText('日预算: USD 50.00 → USD 60.00');
+  await budget.getByRole('button', { name: /确认执行/ }).click();
+  await expect(budget).toContainText('成功 1 项，失败 0 项');
+  await budget.getByRole('button', { name: /完\s*成/ }).click();
+  await expect(row(page, names.adset)).toContainText('USD 60.00');
+
+  // Copy the ad set with the other pixel (re-created, since a published ad set's pixel cannot change).
+  const otherPixel = simUser.pixels[1]!;
+  await row(page, names.adset).getByRole('button', { name: `「${names.adset}」的更多操作` }).click();
+  await page.getByRole('menuitem', { name: '复制' }).click();
+  const copy = page.getByRole('dialog').filter({ hasText: '复制 1 个广告组' });
+  await pickOption(page, copy.getByRole('combobox', { name: '像素' }), otherPixel.name, { option: otherPixel.id });
+  await copy.getByRole('button', { name: /下一步/ }).click();
+  await expect(copy.getByTestId('copy-preview')).toContainText(`像素：${otherPixel.id}`);
+  await copy.getByRole('button', { name: /确认复制/ }).click();
+  await expect(copy).toContainText('成功 1 项，失败 0 项');
+  await copy.getByRole('button', { name: /完\s*成/ }).click();
+
+  // All three acts are in 系统日志; the pause also in 关闭日志.
+  await page.goto('/advertising/copy-log');
+  await expect(page.getByRole('heading', { name: '系统日志' })).toBeVisible();
+  await page.getByLabel('对象').fill(p);
+  await page.getByLabel('对象').press('Enter');
+  await expect(rows(page)).toHaveCount(3);
+  await expect(row(page, names.ad)).toContainText('关闭');
+  await expect(row(page, names.ad)).toContainText('成功');
+  await expect(row(page, names.adset).filter({ hasText: '修改预算' })).toContainText('USD 50.00 → USD 60.00');
+  await expect(row(page, names.adset).filter({ hasText: '复制' })).toContainText(otherPixel.id);
+  await page.getByText('关闭日志', { exact: true }).click();
+  await expect(page).toHaveURL(/\/advertising\/close-log/);
+  await expect(row(page, names.ad)).toContainText('关闭');
+
+  // Screenshots for a look at the screens (AD_SHOTS=<dir>): the report, a drill-down level and a log, in both languages.
+  const shots = process.env.AD_SHOTS;
+  if (shots) {
+    const reportUrl = `/advertising/user?date_from=${from}&date_to=${to}&compare=true`;
+    const groupUrl = new URL(groupPage).pathname + new URL(groupPage).search;
+    for (const lang of ['zh', 'en'] as const) {
+      if (lang === 'en') await switchLocale(page, 'English');
+      await page.goto(reportUrl);
+      await expect(page.getByTestId('totals-row')).toBeVisible();
+      await page.screenshot({ path: `${shots}/report-${lang}.png`, fullPage: true });
+      await page.goto(groupUrl);
+      await expect(row(page, names.adset).first()).toBeVisible();
+      await page.screenshot({ path: `${shots}/group-${lang}.png`, fullPage: true });
+      await page.goto('/advertising/copy-log');
+      await expect(rows(page).first()).toBeVisible();
+      await page.screenshot({ path: `${shots}/log-${lang}.png`, fullPage: true });
+    }
+    // The dark theme (header toggle), with the hourly chart of the ad set open.
+    await page.getByTestId('toggle-theme').click();
+    await page.goto(groupUrl);
+    await row(page, names.adset).first().getByRole('button', { name: `Today by hour of "${names.adset}"` }).click();
+    await expect(page.getByTestId('hourly-totals')).toBeVisible();
+    await page.screenshot({ path: `${shots}/group-dark-en.png`, fullPage: true });
+  }
+});
