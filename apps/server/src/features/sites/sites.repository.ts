@@ -1,6 +1,7 @@
 import type { Drama, ListDramasBody, ListProductsBody, ListSitesBody, Product, Site } from '@ads/contracts';
-import { sql } from 'kysely';
+import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import type { DB } from '../../db/schema.ts';
 import { escapeLike } from '../../lib/sql.ts';
 import type { ExportPage } from '../../lib/xlsx.ts';
 
@@ -227,4 +228,18 @@ export async function allProducts(db: Db, f: ProductFilters, page: ExportPage) {
 export async function findProduct(db: Db, id: number) {
   const row = await productsQuery(db, {}).where('p.id', '=', id).executeTakeFirst();
   return row && toProduct(row);
+}
+
+export async function insertSite(db: Db, values: Insertable<DB['sites']>): Promise<number> {
+  return (await db.insertInto('sites').values(values).returning('id').executeTakeFirstOrThrow()).id;
+}
+
+/** Changes a site that is not deleted. */
+export async function updateSite(db: Db, id: number, values: Updateable<DB['sites']>) {
+  await db.updateTable('sites').set(values).where('id', '=', id).where('deleted_at', 'is', null).execute();
+}
+
+/** The encrypted webhook secret of a site that is not deleted. */
+export async function findWebhookSecretEnc(db: Db, id: number): Promise<string | undefined> {
+  return (await db.selectFrom('sites').select('webhook_secret_enc').where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst())?.webhook_secret_enc;
 }
