@@ -297,8 +297,10 @@ describe('pushing to ad accounts', () => {
     const otherToken = await login(other);
     const otherAccounts = await storeAccounts(await sim.createUser({ ad_accounts: 1 }), other.id);
     const upload = async (as: string, bytes: Buffer, filename: string) => {
-      const { res } = await tusClient(baseUrl, as).upload(bytes, { filename, filetype: 'image/png', platform: 'dj' }, 256 * 1024);
-      return ((await res.json()) as any).data.material.id as number;
+      const tus = tusClient(baseUrl, as);
+      const { res, location } = await tus.upload(bytes, { filename, filetype: 'image/png', platform: 'dj' }, 256 * 1024);
+      expect(res.status).toBe(204);
+      return (await tus.result(location!)).data.material.id as number;
     };
     const mineImage = await upload(token, media.bigImage, 'big.png');
     const theirImage = await upload(otherToken, media.otherImage, 'other.png');
