@@ -24,11 +24,10 @@ import { AppError } from '../../errors.ts';
 import type { RequestContext } from '../../lib/actor.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { ExportPage } from '../../lib/xlsx.ts';
+import { isUniqueViolation } from '../../lib/sql.ts';
 import { writeAudit } from '../audit/audit.service.ts';
 import { decodeBase64, DRAMA_COLUMNS, PRODUCT_COLUMNS, readCatalogFile, splitTags, type CatalogRow, type CatalogSheet } from './catalog-file.ts';
 import { allDramas, allProducts, findDrama, findProduct, listDramas, listProducts, type DramaFilters, type ProductFilters } from './sites.repository.ts';
-
-const isUniqueViolation = (err: unknown) => (err as { code?: string }).code === '23505';
 
 /** Test statuses as people write them in a sheet: the codes, and the Chinese labels the export uses. */
 export const TEST_STATUS_LABELS: Record<DramaTestStatus, { zh: string; en: string; aliases: string[] }> = {

@@ -5,6 +5,7 @@ import { AppError } from '../../errors.ts';
 import type { RequestContext } from '../../lib/actor.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { SecretBox } from '../../lib/crypto.ts';
+import { isUniqueViolation } from '../../lib/sql.ts';
 import { writeAudit } from '../audit/audit.service.ts';
 import { assertPixelExists } from '../pixels/pixels.service.ts';
 import { findSite, findWebhookSecretEnc, insertSite, listSites, updateSite } from './sites.repository.ts';
@@ -15,8 +16,6 @@ export interface SiteServiceDeps {
   secrets: SecretBox;
   publicUrl: string;
 }
-
-const isUniqueViolation = (err: unknown) => (err as { code?: string }).code === '23505';
 
 /** A new order-webhook secret: 32 random bytes, url-safe, so it pastes into any site's config. */
 const newWebhookSecret = () => `whsec_${randomBytes(32).toString('base64url')}`;
