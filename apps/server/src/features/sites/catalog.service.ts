@@ -1,5 +1,7 @@
 import {
   createDramaBodySchema,
+  DRAMA_COLUMNS,
+  PRODUCT_COLUMNS,
   createProductBodySchema,
   dramaTestStatusSchema,
   formatMessage,
@@ -25,7 +27,7 @@ import type { Clock } from '../../lib/clock.ts';
 import type { ExportPage } from '../../lib/xlsx.ts';
 import { isUniqueViolation } from '../../lib/sql.ts';
 import { writeAudit } from '../audit/audit.service.ts';
-import { decodeBase64, DRAMA_COLUMNS, PRODUCT_COLUMNS, readCatalogFile, splitTags, type CatalogRow, type CatalogSheet } from './catalog-file.ts';
+import { decodeBase64, readCatalogFile, splitTags, type CatalogRow, type CatalogSheet } from './catalog-file.ts';
 import {
   allDramas,
   allProducts,
