@@ -55,3 +55,9 @@ export const PRODUCT_COLUMNS: readonly CatalogColumn[] = [
   { key: 'cover_url', zh: '封面', aliases: ['cover', '封面链接'], required: false, isLink: true },
   { key: 'tags', zh: '标签', required: false },
 ];
+
+/** Catalog entries (dramas, products): the site's own id, a name, and tags. */
+export const CATALOG_EXTERNAL_ID_MAX = 64;
+export const CATALOG_NAME_MAX = 128;
+export const CATALOG_TAGS_MAX = 30;
+export const CATALOG_TAG_MAX = 32;
