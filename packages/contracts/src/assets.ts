@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { flagInput, idSchema, pageBodySchema, pageResultSchema } from './envelope.ts';
-import { CATALOG_FILE_PATTERN, DOMAIN_PATTERN, LINK_TEMPLATE_MAX, LINK_TEMPLATE_MIN, LINK_TEMPLATE_PATTERN, REMARK_MAX, SITE_NAME_MAX } from './rules.ts';
+import { CATALOG_EXTERNAL_ID_MAX, CATALOG_FILE_PATTERN, CATALOG_NAME_MAX, CATALOG_TAG_MAX, CATALOG_TAGS_MAX, DOMAIN_PATTERN, LINK_TEMPLATE_MAX, LINK_TEMPLATE_MIN, LINK_TEMPLATE_PATTERN, REMARK_MAX, SITE_NAME_MAX } from './rules.ts';
 import { platformSchema } from './session.ts';
 import { httpUrl, text } from './text.ts';
 
@@ -349,7 +349,7 @@ export const dramaSchema = z.object({
 export type Drama = z.infer<typeof dramaSchema>;
 
 const languageSchema = text().trim().min(2).max(16);
-const tagsSchema = z.array(text().trim().min(1).max(32)).max(30);
+const tagsSchema = z.array(text().trim().min(1).max(CATALOG_TAG_MAX)).max(CATALOG_TAGS_MAX);
 
 export const listDramasBodySchema = pageBodySchema.extend({
   sort_field: z.enum(['id', 'name', 'episode_count', 'created_at']).optional(),
@@ -362,8 +362,8 @@ export const listDramasBodySchema = pageBodySchema.extend({
 export type ListDramasBody = z.infer<typeof listDramasBodySchema>;
 export const createDramaBodySchema = z.object({
   site_id: idSchema,
-  external_id: text().trim().min(1).max(64),
-  name: text().trim().min(1).max(128),
+  external_id: text().trim().min(1).max(CATALOG_EXTERNAL_ID_MAX),
+  name: text().trim().min(1).max(CATALOG_NAME_MAX),
   language: languageSchema,
   episode_count: z.number().int().min(1).max(10_000),
   cover_url: httpUrl().nullable().optional(),
@@ -398,8 +398,8 @@ export const listProductsBodySchema = pageBodySchema.extend({
 export type ListProductsBody = z.infer<typeof listProductsBodySchema>;
 export const createProductBodySchema = z.object({
   site_id: idSchema,
-  external_id: text().trim().min(1).max(64),
-  name: text().trim().min(1).max(128),
+  external_id: text().trim().min(1).max(CATALOG_EXTERNAL_ID_MAX),
+  name: text().trim().min(1).max(CATALOG_NAME_MAX),
   url: httpUrl(),
   price: z.number().min(0).max(1_000_000),
   currency: text().trim().toUpperCase().length(3),

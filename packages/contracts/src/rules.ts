@@ -24,3 +24,40 @@ export const LINK_TEMPLATE_MAX = 1000;
 
 /** Catalog imports take these files. */
 export const CATALOG_FILE_PATTERN = /\.(csv|xlsx)$/i;
+
+/** A column of a catalog file (import and export alike): its key, Chinese header and other accepted headers. */
+export interface CatalogColumn {
+  key: string;
+  zh: string;
+  /** Other spellings people use in headers. */
+  aliases?: string[];
+  required: boolean;
+  /** A link: an xlsx hyperlink cell gives its target rather than its display text. */
+  isLink?: boolean;
+}
+
+export const DRAMA_COLUMNS: readonly CatalogColumn[] = [
+  { key: 'external_id', zh: '剧集ID', aliases: ['id', 'drama_id', '剧集编号'], required: true },
+  { key: 'name', zh: '剧名', aliases: ['剧集名', '剧集名称', '名称'], required: true },
+  { key: 'language', zh: '语言', aliases: ['lang'], required: true },
+  { key: 'episode_count', zh: '集数', aliases: ['episodes', '总集数'], required: true },
+  { key: 'cover_url', zh: '封面', aliases: ['cover', '封面链接'], required: false, isLink: true },
+  { key: 'tags', zh: '标签', required: false },
+  { key: 'test_status', zh: '测试状态', aliases: ['status', '状态'], required: false },
+];
+
+export const PRODUCT_COLUMNS: readonly CatalogColumn[] = [
+  { key: 'external_id', zh: '商品ID', aliases: ['id', 'product_id', 'sku', '商品编号'], required: true },
+  { key: 'name', zh: '商品名', aliases: ['商品名称', '名称'], required: true },
+  { key: 'url', zh: '链接', aliases: ['link', '商品链接'], required: true, isLink: true },
+  { key: 'price', zh: '价格', required: true },
+  { key: 'currency', zh: '币种', aliases: ['货币'], required: true },
+  { key: 'cover_url', zh: '封面', aliases: ['cover', '封面链接'], required: false, isLink: true },
+  { key: 'tags', zh: '标签', required: false },
+];
+
+/** Catalog entries (dramas, products): the site's own id, a name, and tags. */
+export const CATALOG_EXTERNAL_ID_MAX = 64;
+export const CATALOG_NAME_MAX = 128;
+export const CATALOG_TAGS_MAX = 30;
+export const CATALOG_TAG_MAX = 32;

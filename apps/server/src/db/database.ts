@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { DATE, INT8, NUMERIC, PGliteDialect, pgliteParsers } from './pglite-dialect.ts';
 import type { DB } from './schema.ts';
@@ -116,4 +116,9 @@ function isAlive(pid: number): boolean {
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+/** Whether the database answers (health checks). */
+export async function pingDatabase(db: Db): Promise<void> {
+  await sql`select 1`.execute(db);
 }

@@ -6,3 +6,6 @@ export function escapeLike(text: string): string {
 export function iso(d: Date | null | undefined): string | null {
   return d ? d.toISOString() : null;
 }
+
+/** A PostgreSQL unique violation (a name or domain already taken), to answer with a field error. */
+export const isUniqueViolation = (err: unknown) => (err as { code?: string }).code === '23505';

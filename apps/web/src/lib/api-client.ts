@@ -130,8 +130,8 @@ export async function request<T = unknown>(url: string, body?: unknown, opts: Re
   throw new ApiError(envelope.code, envelope.message, url, envelope.data);
 }
 
-/** Saves a blob under `filename` through a temporary link. */
-function saveBlob(blob: Blob, filename: string) {
+/** Saves a blob under `filename` through a temporary link (downloads, generated templates). */
+export function saveBlob(blob: Blob, filename: string) {
   const href = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = href;

@@ -1,5 +1,5 @@
 import type { AdAccount, ListAdAccountsBody, TokenStatus } from '@ads/contracts';
-import { sql, type ExpressionBuilder, type SqlBool } from 'kysely';
+import { sql, type ExpressionBuilder, type SqlBool, type Updateable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
 import { latestRates, minorToUsd, minorToUsdSql } from '../../lib/fx.ts';
@@ -205,4 +205,20 @@ export async function allAdAccounts(db: Db, f: AdAccountFilters, scope: AdAccoun
 export async function findAdAccount(db: Db, id: number, now: Date, scope: AdAccountScope = { users: null }) {
   const row = await withColumns(base(db, {}, scope).where('a.id', '=', id), now, scope).executeTakeFirst();
   return row && toAdAccount(row);
+}
+
+/** The editable facts of these accounts (those that exist). */
+export async function findAdAccountRows(db: Db, ids: readonly number[]) {
+  if (!ids.length) return [];
+  return db.selectFrom('ad_accounts').select(['id', 'platform', 'hosted', 'remark']).where('id', 'in', ids).execute();
+}
+
+/** Which of these ids are ad accounts. */
+export async function existingAdAccountIds(db: Db, ids: readonly number[]): Promise<number[]> {
+  if (!ids.length) return [];
+  return (await db.selectFrom('ad_accounts').select('id').where('id', 'in', ids).execute()).map((r) => r.id);
+}
+
+export async function updateAdAccount(db: Db, id: number, values: Updateable<DB['ad_accounts']>) {
+  await db.updateTable('ad_accounts').set(values).where('id', '=', id).execute();
 }

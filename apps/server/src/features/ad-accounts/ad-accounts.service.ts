@@ -7,7 +7,13 @@ import { editLinks } from '../../lib/links.ts';
 import { assertUsersManageable, assertWithin, forAssets, manageableUserIds, visibleAdAccountIds, visibleUserIds, type ScopeActor } from '../../lib/scope.ts';
 import type { ExportPage } from '../../lib/xlsx.ts';
 import { writeAudit } from '../audit/audit.service.ts';
-import { allAdAccounts, findAdAccount, listAdAccounts, type AdAccountFilters } from './ad-accounts.repository.ts';
+import { allAdAccounts, existingAdAccountIds, findAdAccount, findAdAccountRows, listAdAccounts, updateAdAccount, type AdAccountFilters } from './ad-accounts.repository.ts';
+
+/** Refuses ids that are no ad account (field `ad_account_ids`): pages and pixels link to them. */
+export async function assertAdAccountsExist(db: Db, ids: readonly number[]) {
+  const unique = [...new Set(ids)];
+  if ((await existingAdAccountIds(db, unique)).length !== unique.length) throw new AppError('AD_ACCOUNT_NOT_FOUND', {}, 'ad_account_ids');
+}
 
 /** The asset screens of ad accounts; the list also serves the materials screens (see assetActor). */
 const ASSET_SCREENS = ['/auth/account', '/operation/account'];
@@ -27,7 +33,7 @@ export function createAdAccountService({ db, clock }: { db: Db; clock: Clock }) 
   /** Refuses unknown ids (not found) and accounts outside the caller's scope (403); answers the rows. */
   async function loadVisible(actor: ScopeActor, ids: readonly number[]) {
     const unique = [...new Set(ids)];
-    const rows = await db.selectFrom('ad_accounts').select(['id', 'platform', 'hosted', 'remark']).where('id', 'in', unique).execute();
+    const rows = await findAdAccountRows(db, unique);
     if (rows.length !== unique.length) throw new AppError('AD_ACCOUNT_NOT_FOUND', {}, 'ad_account_ids');
     assertWithin(await visibleAdAccountIds(db, actor), unique);
     return rows;
@@ -75,7 +81,7 @@ export function createAdAccountService({ db, clock }: { db: Db; clock: Clock }) 
       const rows = await loadVisible(await forAssets(db, ctx.actor), body.ad_account_ids);
       await db.transaction().execute(async (trx) => {
         for (const row of rows.filter((r) => r.platform !== body.platform)) {
-          await trx.updateTable('ad_accounts').set({ platform: body.platform, updated_at: clock.now() }).where('id', '=', row.id).execute();
+          await updateAdAccount(trx, row.id, { platform: body.platform, updated_at: clock.now() });
           await writeAudit(trx, ctx, { action: 'ad_account.set_platform', entity_type: 'ad_account', entity_id: row.id, before: { platform: row.platform }, after: { platform: body.platform } });
         }
       });
@@ -87,11 +93,7 @@ export function createAdAccountService({ db, clock }: { db: Db; clock: Clock }) 
       const rows = await loadVisible(await forAssets(db, ctx.actor), body.ad_account_ids);
       await db.transaction().execute(async (trx) => {
         for (const row of rows.filter((r) => r.hosted !== body.hosted)) {
-          await trx
-            .updateTable('ad_accounts')
-            .set({ hosted: body.hosted, hosted_at: body.hosted ? clock.now() : null, updated_at: clock.now() })
-            .where('id', '=', row.id)
-            .execute();
+          await updateAdAccount(trx, row.id, { hosted: body.hosted, hosted_at: body.hosted ? clock.now() : null, updated_at: clock.now() });
           await writeAudit(trx, ctx, { action: 'ad_account.set_hosted', entity_type: 'ad_account', entity_id: row.id, before: { hosted: row.hosted }, after: { hosted: body.hosted } });
         }
       });
@@ -102,7 +104,7 @@ export function createAdAccountService({ db, clock }: { db: Db; clock: Clock }) 
       const actor = await forAssets(db, ctx.actor);
       const [row] = await loadVisible(actor, [body.id]);
       await db.transaction().execute(async (trx) => {
-        await trx.updateTable('ad_accounts').set({ remark: body.remark, updated_at: clock.now() }).where('id', '=', body.id).execute();
+        await updateAdAccount(trx, body.id, { remark: body.remark, updated_at: clock.now() });
         await writeAudit(trx, ctx, { action: 'ad_account.edit', entity_type: 'ad_account', entity_id: body.id, before: { remark: row!.remark }, after: { remark: body.remark } });
       });
       return (await findAdAccount(db, body.id, clock.now(), { users: await visibleUserIds(db, actor) }))!;

@@ -1,17 +1,17 @@
 import type { CreateDepartmentBody, DepartmentNode, EditDepartmentBody } from '@ads/contracts';
-import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { AppError } from '../../errors.ts';
 import { isManager, type Actor, type RequestContext } from '../../lib/actor.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { departmentSubtree, managedDepartments } from '../../lib/scope.ts';
+import { isUniqueViolation } from '../../lib/sql.ts';
 import { writeAudit } from '../audit/audit.service.ts';
-
-const isUniqueViolation = (err: unknown) => (err as { code?: string }).code === '23505';
+import { findActiveUserId, markLeader as setLeaderFlag } from '../users/users.service.ts';
+import { allDepartmentRows, countChildren, countMembers, deleteDepartment, findDepartment, insertDepartment, lockDepartment, updateDepartment } from './departments.repository.ts';
 
 export function createDepartmentService({ db, clock }: { db: Db; clock: Clock }) {
   async function load(id: number) {
-    const row = await db.selectFrom('departments').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await findDepartment(db, id);
     if (!row) throw new AppError('DEPARTMENT_NOT_FOUND');
     return row;
   }
@@ -32,8 +32,7 @@ export function createDepartmentService({ db, clock }: { db: Db; clock: Clock })
    */
   async function assertLeader(actor: Actor, leaderId: number | null | undefined, current: number | null = null) {
     if (leaderId == null || leaderId === current) return;
-    const leader = await db.selectFrom('users').select('id').where('id', '=', leaderId).where('deleted_at', 'is', null).where('status', '=', 'enabled').executeTakeFirst();
-    if (!leader) throw new AppError('LEADER_NOT_FOUND');
+    if (!(await findActiveUserId(db, leaderId))) throw new AppError('LEADER_NOT_FOUND');
     if (!isManager(actor)) throw new AppError('CANNOT_APPOINT_LEADER');
   }
 
@@ -50,10 +49,7 @@ export function createDepartmentService({ db, clock }: { db: Db; clock: Clock })
    */
   async function markLeader(trx: Db, ctx: RequestContext, leaderId: number | null | undefined) {
     if (leaderId == null) return;
-    const changed = await trx.updateTable('users').set({ is_leader: 1, updated_at: clock.now() }).where('id', '=', leaderId).where('is_leader', '=', 0).executeTakeFirst();
-    if (changed.numUpdatedRows) {
-      await writeAudit(trx, ctx, { action: 'user.edit', entity_type: 'user', entity_id: leaderId, before: { is_leader: 0 }, after: { is_leader: 1 } });
-    }
+    await setLeaderFlag(trx, ctx, leaderId, clock.now());
   }
 
   return {
@@ -63,23 +59,8 @@ export function createDepartmentService({ db, clock }: { db: Db; clock: Clock })
      * accounts list shows its people), its root carrying the departments above it as a path.
      */
     async tree(actor: Actor): Promise<DepartmentNode[]> {
-      const rows = await db
-        .selectFrom('departments as d')
-        .leftJoin('users as l', (j) => j.onRef('l.id', '=', 'd.leader_id').on('l.deleted_at', 'is', null))
-        .select([
-          'd.id',
-          'd.name',
-          'd.parent_id',
-          'd.sort',
-          'd.leader_id',
-          'l.name as leader_name',
-          sql<number>`(select count(*) from users u where u.department_id = d.id and u.deleted_at is null)`.as('member_count'),
-        ])
-        .orderBy('d.sort')
-        .orderBy('d.name')
-        .orderBy('d.id')
-        .execute();
-      const nodes = new Map<number, DepartmentNode>(rows.map((r) => [r.id, { ...r, member_count: Number(r.member_count), children: [] }]));
+      const rows = await allDepartmentRows(db);
+      const nodes = new Map<number, DepartmentNode>(rows.map((r) => [r.id, { ...r, children: [] }]));
       const roots: DepartmentNode[] = [];
       for (const node of nodes.values()) {
         const parent = node.parent_id ? nodes.get(node.parent_id) : undefined;
@@ -100,11 +81,7 @@ export function createDepartmentService({ db, clock }: { db: Db; clock: Clock })
       await assertLeader(ctx.actor, body.leader_id);
       try {
         return await db.transaction().execute(async (trx) => {
-          const row = await trx
-            .insertInto('departments')
-            .values({ name: body.name, parent_id: parentId, sort: body.sort ?? 0, leader_id: body.leader_id ?? null })
-            .returningAll()
-            .executeTakeFirstOrThrow();
+          const row = await insertDepartment(trx, { name: body.name, parent_id: parentId, sort: body.sort ?? 0, leader_id: body.leader_id ?? null });
           await writeAudit(trx, ctx, { action: 'department.create', entity_type: 'department', entity_id: row.id, after: row });
           await markLeader(trx, ctx, body.leader_id);
           return { id: row.id };
@@ -131,18 +108,13 @@ export function createDepartmentService({ db, clock }: { db: Db; clock: Clock })
       await assertLeader(ctx.actor, body.leader_id, before.leader_id);
       try {
         await db.transaction().execute(async (trx) => {
-          const after = await trx
-            .updateTable('departments')
-            .set({
-              ...(body.name !== undefined && { name: body.name }),
-              ...(body.parent_id !== undefined && { parent_id: body.parent_id }),
-              ...(body.sort !== undefined && { sort: body.sort }),
-              ...(body.leader_id !== undefined && { leader_id: body.leader_id }),
-              updated_at: clock.now(),
-            })
-            .where('id', '=', body.id)
-            .returningAll()
-            .executeTakeFirstOrThrow();
+          const after = await updateDepartment(trx, body.id, {
+            ...(body.name !== undefined && { name: body.name }),
+            ...(body.parent_id !== undefined && { parent_id: body.parent_id }),
+            ...(body.sort !== undefined && { sort: body.sort }),
+            ...(body.leader_id !== undefined && { leader_id: body.leader_id }),
+            updated_at: clock.now(),
+          });
           await writeAudit(trx, ctx, { action: 'department.edit', entity_type: 'department', entity_id: body.id, before, after });
           if (body.leader_id !== before.leader_id) await markLeader(trx, ctx, body.leader_id);
         });
@@ -159,19 +131,12 @@ export function createDepartmentService({ db, clock }: { db: Db; clock: Clock })
       await assertCanChange(ctx.actor, id);
       await db.transaction().execute(async (trx) => {
         // Lock the row so a concurrent member move cannot slip in between the checks and the delete.
-        await sql`select id from departments where id = ${id} for update`.execute(trx);
-        const children = await trx.selectFrom('departments').select((eb) => eb.fn.countAll<number>().as('n')).where('parent_id', '=', id).executeTakeFirstOrThrow();
-        if (Number(children.n) > 0) throw new AppError('DEPARTMENT_HAS_CHILDREN', { count: Number(children.n) });
-        const members = await trx
-          .selectFrom('users')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('department_id', '=', id)
-          .where('deleted_at', 'is', null)
-          .executeTakeFirstOrThrow();
-        if (Number(members.n) > 0) throw new AppError('DEPARTMENT_HAS_MEMBERS', { count: Number(members.n) });
-        // Deleted users keep their history but let go of the department.
-        await trx.updateTable('users').set({ department_id: null }).where('department_id', '=', id).execute();
-        await trx.deleteFrom('departments').where('id', '=', id).execute();
+        await lockDepartment(trx, id);
+        const children = await countChildren(trx, id);
+        if (children > 0) throw new AppError('DEPARTMENT_HAS_CHILDREN', { count: children });
+        const members = await countMembers(trx, id);
+        if (members > 0) throw new AppError('DEPARTMENT_HAS_MEMBERS', { count: members });
+        await deleteDepartment(trx, id);
         await writeAudit(trx, ctx, { action: 'department.delete', entity_type: 'department', entity_id: id, before });
       });
     },

@@ -25,6 +25,7 @@ import type { RequestContext } from '../../lib/actor.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { UrlSigner } from '../../lib/signed-url.ts';
 import { assertWithin, departmentSubtree, visibleAdAccountIds, visibleUserIds, type ScopeActor } from '../../lib/scope.ts';
+import { isUniqueViolation } from '../../lib/sql.ts';
 import { writeAudit, type AuditContext } from '../audit/audit.service.ts';
 import { isThumbnailSized, md5File, sniff, type MediaTools } from './media.ts';
 import { findMaterialByMd5, findMaterials, findPushes, listMaterials, listPushes, materialFacets, type MaterialListRow, type MaterialScope } from './materials.repository.ts';
@@ -40,8 +41,6 @@ export const PUSH_JOB = 'push-materials';
 export const pushKey = (userId: number) => `pusher:${userId}`;
 /** Pairs (materials × ad accounts) one push may queue. */
 export const MAX_PUSH_PAIRS = 10_000;
-
-const isUniqueViolation = (err: unknown) => (err as { code?: string }).code === '23505';
 
 /** URL paths of a material's file and thumbnail (signed: lib/signed-url.ts). */
 export const fileUrlPath = (id: number) => `/api/material/file/${id}`;

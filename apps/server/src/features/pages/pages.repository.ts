@@ -105,3 +105,9 @@ export async function visiblePageIds(db: Db, ids: number[], scope: PageScope): P
   if (scope.users) q = q.where(pageVisibleSql(scope.users));
   return (await q.execute()).map((r) => r.id);
 }
+
+/** Which of these ids are pages. */
+export async function existingPageIds(db: Db, ids: readonly number[]): Promise<number[]> {
+  if (!ids.length) return [];
+  return (await db.selectFrom('pages').select('id').where('id', 'in', ids).execute()).map((r) => r.id);
+}

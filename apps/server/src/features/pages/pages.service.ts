@@ -6,7 +6,8 @@ import type { Clock } from '../../lib/clock.ts';
 import { editLinks } from '../../lib/links.ts';
 import { assertUsersManageable, assertWithin, forAssets, manageableUserIds, visibleAdAccountIds, visibleUserIds } from '../../lib/scope.ts';
 import { writeAudit } from '../audit/audit.service.ts';
-import { listPages, visiblePageIds } from './pages.repository.ts';
+import { assertAdAccountsExist } from '../ad-accounts/ad-accounts.service.ts';
+import { existingPageIds, listPages, visiblePageIds } from './pages.repository.ts';
 
 export interface AssociatePagesBody {
   page_ids: number[];
@@ -29,18 +30,14 @@ export function createPageService({ db, clock }: { db: Db; clock: Clock }) {
     async associate(ctx: RequestContext, body: AssociatePagesBody) {
       const actor = await forAssets(db, ctx.actor);
       const pageIds = [...new Set(body.page_ids)];
-      const existing = await db.selectFrom('pages').select('id').where('id', 'in', pageIds).execute();
-      if (existing.length !== pageIds.length) throw new AppError('PAGE_NOT_FOUND', {}, 'page_ids');
+      if ((await existingPageIds(db, pageIds)).length !== pageIds.length) throw new AppError('PAGE_NOT_FOUND', {}, 'page_ids');
       const users = await visibleUserIds(db, actor);
       if ((await visiblePageIds(db, pageIds, { users })).length !== pageIds.length) throw new AppError('FORBIDDEN_SCOPE');
 
       let accountReach: number[] | null = null;
       if (body.ad_account_ids) {
         const accounts = [...new Set(body.ad_account_ids)];
-        if (accounts.length) {
-          const found = await db.selectFrom('ad_accounts').select('id').where('id', 'in', accounts).execute();
-          if (found.length !== accounts.length) throw new AppError('AD_ACCOUNT_NOT_FOUND', {}, 'ad_account_ids');
-        }
+        await assertAdAccountsExist(db, accounts);
         accountReach = await visibleAdAccountIds(db, actor);
         assertWithin(accountReach, accounts);
       }

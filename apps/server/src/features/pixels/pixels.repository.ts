@@ -91,3 +91,9 @@ export async function visiblePixelIds(db: Db, ids: number[], scope: PixelScope):
   if (scope.users) q = q.where(pixelVisibleSql(scope.users));
   return (await q.execute()).map((r) => r.id);
 }
+
+/** Which of these ids are pixels. */
+export async function existingPixelIds(db: Db, ids: readonly number[]): Promise<number[]> {
+  if (!ids.length) return [];
+  return (await db.selectFrom('pixels').select('id').where('id', 'in', ids).execute()).map((r) => r.id);
+}

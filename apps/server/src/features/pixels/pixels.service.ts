@@ -6,9 +6,15 @@ import type { Clock } from '../../lib/clock.ts';
 import { editLinks } from '../../lib/links.ts';
 import { assertWithin, forAssets, visibleAdAccountIds, visibleUserIds } from '../../lib/scope.ts';
 import { writeAudit } from '../audit/audit.service.ts';
-import { listPixels, visiblePixelIds } from './pixels.repository.ts';
+import { assertAdAccountsExist } from '../ad-accounts/ad-accounts.service.ts';
+import { existingPixelIds, listPixels, visiblePixelIds } from './pixels.repository.ts';
 
 /** Pixels (像素管理): which ad accounts may use each pixel, besides those the platform shares it with (a company asset scope sees them all). */
+/** Refuses an id that is no pixel (sites pick one). */
+export async function assertPixelExists(db: Db, id: number, field: string) {
+  if (!(await existingPixelIds(db, [id])).length) throw new AppError('PIXEL_NOT_FOUND', {}, field);
+}
+
 export function createPixelService({ db, clock }: { db: Db; clock: Clock }) {
   return {
     async list(ctx: RequestContext, body: ListPixelsBody) {
@@ -22,14 +28,10 @@ export function createPixelService({ db, clock }: { db: Db; clock: Clock }) {
     async associate(ctx: RequestContext, body: { pixel_ids: number[]; ad_account_ids: number[]; mode: AssignMode }) {
       const actor = await forAssets(db, ctx.actor);
       const pixelIds = [...new Set(body.pixel_ids)];
-      const existing = await db.selectFrom('pixels').select('id').where('id', 'in', pixelIds).execute();
-      if (existing.length !== pixelIds.length) throw new AppError('PIXEL_NOT_FOUND', {}, 'pixel_ids');
+      if ((await existingPixelIds(db, pixelIds)).length !== pixelIds.length) throw new AppError('PIXEL_NOT_FOUND', {}, 'pixel_ids');
       if ((await visiblePixelIds(db, pixelIds, { users: await visibleUserIds(db, actor) })).length !== pixelIds.length) throw new AppError('FORBIDDEN_SCOPE');
       const accounts = [...new Set(body.ad_account_ids)];
-      if (accounts.length) {
-        const found = await db.selectFrom('ad_accounts').select('id').where('id', 'in', accounts).execute();
-        if (found.length !== accounts.length) throw new AppError('AD_ACCOUNT_NOT_FOUND', {}, 'ad_account_ids');
-      }
+      await assertAdAccountsExist(db, accounts);
       const reach = await visibleAdAccountIds(db, actor);
       assertWithin(reach, accounts);
       await db.transaction().execute(async (trx) => {

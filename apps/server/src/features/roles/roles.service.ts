@@ -1,14 +1,12 @@
-import { ASSIGNABLE_PATHS, IS_ADMIN_STAFF, REGULAR_PATHS, type AssetScope, type CreateRoleBody, type EditRoleBody, type ListRolesBody, type Role } from '@ads/contracts';
-import { sql } from 'kysely';
+import { ASSIGNABLE_PATHS, REGULAR_PATHS, type AssetScope, type CreateRoleBody, type EditRoleBody, type ListRolesBody, type Role } from '@ads/contracts';
 import type { Db } from '../../db/database.ts';
 import { AppError } from '../../errors.ts';
 import { isManager, type Actor, type RequestContext } from '../../lib/actor.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { assertCanGrantPaths, managedDepartments } from '../../lib/scope.ts';
-import { escapeLike } from '../../lib/sql.ts';
+import { isUniqueViolation } from '../../lib/sql.ts';
 import { writeAudit } from '../audit/audit.service.ts';
-
-const isUniqueViolation = (err: unknown) => (err as { code?: string }).code === '23505';
+import { deleteRole, findRoleRow, insertRole, listRoleRows, updateRole, type MemberReach, type RoleRow } from './roles.repository.ts';
 
 /** Known, deduplicated, in route-table order; unknown or admin paths are refused by name. */
 function normalisePaths(paths: string[]): string[] {
@@ -18,27 +16,11 @@ function normalisePaths(paths: string[]): string[] {
   return REGULAR_PATHS.filter((p) => set.has(p));
 }
 
-type RoleRow = { id: number; name: string; remark: string; paths: string[]; asset_scope: AssetScope; member_count: number; outside_members: number; created_at: Date; updated_at: Date };
-
 export function createRoleService({ db, clock }: { db: Db; clock: Clock }) {
-  const memberCount = sql<number>`(select count(*) from user_roles ur join users u on u.id = ur.user_id where ur.role_id = roles.id and u.deleted_at is null)`;
-
-  /**
-   * How many members of the role the actor may not manage (lib/scope.ts manageRefusal, in SQL):
-   * people outside the departments they manage, leaders, managers, and people with a company asset
-   * scope they lack. Always 0 for managers.
-   */
-  async function outsideMembers(actor: Actor) {
-    if (isManager(actor)) return sql<number>`0`;
-    const managed = (await managedDepartments(db, actor)) ?? [];
-    const outsideDepartments = managed.length ? sql`u.department_id not in (${sql.join(managed)})` : sql`true`;
-    const widerAssets =
-      actor.asset_scope === 'company'
-        ? sql`false`
-        : sql`exists (select 1 from user_roles ur2 join roles r2 on r2.id = ur2.role_id where ur2.user_id = u.id and r2.asset_scope = 'company')`;
-    return sql<number>`(select count(*) from user_roles ur join users u on u.id = ur.user_id
-      where ur.role_id = roles.id and u.deleted_at is null and u.id <> ${actor.id}
-        and (u.is_admin <> ${IS_ADMIN_STAFF} or u.is_leader <> 0 or u.department_id is null or ${outsideDepartments} or ${widerAssets}))`;
+  /** Whose memberships the actor reaches (roles.repository MemberReach). */
+  async function reachOf(actor: Actor): Promise<MemberReach> {
+    if (isManager(actor)) return null;
+    return { actorId: actor.id, managed: (await managedDepartments(db, actor)) ?? [], companyScope: actor.asset_scope === 'company' };
   }
 
   /** Managers change any role; others those granting only what they hold, held only by people they manage, never a company asset scope. */
@@ -60,12 +42,7 @@ export function createRoleService({ db, clock }: { db: Db; clock: Clock }) {
   }
 
   async function load(actor: Actor, id: number): Promise<RoleRow> {
-    const row = await db
-      .selectFrom('roles')
-      .select(['id', 'name', 'remark', 'paths', 'asset_scope', 'created_at', 'updated_at'])
-      .select([memberCount.as('member_count'), (await outsideMembers(actor)).as('outside_members')])
-      .where('id', '=', id)
-      .executeTakeFirst();
+    const row = await findRoleRow(db, id, await reachOf(actor));
     if (!row) throw new AppError('ROLE_NOT_FOUND');
     return row;
   }
@@ -83,22 +60,8 @@ export function createRoleService({ db, clock }: { db: Db; clock: Clock }) {
 
   return {
     async list(actor: Actor, body: ListRolesBody) {
-      let base = db.selectFrom('roles');
-      if (body.name) base = base.where('name', 'ilike', `%${escapeLike(body.name)}%`);
-      const field = body.sort_field ?? 'id';
-      const dir = body.sort_order === 'descend' ? 'desc' : 'asc';
-      const [rows, count] = await Promise.all([
-        base
-          .select(['id', 'name', 'remark', 'paths', 'asset_scope', 'created_at', 'updated_at'])
-          .select([memberCount.as('member_count'), (await outsideMembers(actor)).as('outside_members')])
-          .orderBy(field === 'member_count' ? sql.ref('member_count') : sql.ref(`roles.${field}`), dir)
-          .orderBy('id')
-          .limit(body.page_size)
-          .offset((body.page - 1) * body.page_size)
-          .execute(),
-        base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-      ]);
-      return { list: rows.map((r) => toRole(actor, r)), total: Number(count.total) };
+      const { rows, total } = await listRoleRows(db, body, await reachOf(actor));
+      return { list: rows.map((r) => toRole(actor, r)), total };
     },
 
     async create(ctx: RequestContext, body: CreateRoleBody) {
@@ -108,7 +71,7 @@ export function createRoleService({ db, clock }: { db: Db; clock: Clock }) {
       assertAssetScope(ctx.actor, assetScope);
       try {
         return await db.transaction().execute(async (trx) => {
-          const row = await trx.insertInto('roles').values({ name: body.name, remark: body.remark ?? '', paths, asset_scope: assetScope }).returningAll().executeTakeFirstOrThrow();
+          const row = await insertRole(trx, { name: body.name, remark: body.remark ?? '', paths, asset_scope: assetScope });
           await writeAudit(trx, ctx, { action: 'role.create', entity_type: 'role', entity_id: row.id, after: { name: row.name, remark: row.remark, paths, asset_scope: assetScope } });
           return { id: row.id };
         });
@@ -130,7 +93,7 @@ export function createRoleService({ db, clock }: { db: Db; clock: Clock }) {
       const remark = body.remark ?? before.remark;
       try {
         await db.transaction().execute(async (trx) => {
-          await trx.updateTable('roles').set({ name: body.name, remark, paths, asset_scope: assetScope, updated_at: clock.now() }).where('id', '=', body.id).execute();
+          await updateRole(trx, body.id, { name: body.name, remark, paths, asset_scope: assetScope, updated_at: clock.now() });
           await writeAudit(trx, ctx, {
             action: 'role.edit',
             entity_type: 'role',
@@ -153,13 +116,12 @@ export function createRoleService({ db, clock }: { db: Db; clock: Clock }) {
       assertAssetScope(ctx.actor, before.asset_scope);
       assertMembersManaged(before);
       await db.transaction().execute(async (trx) => {
-        const members = await trx.selectFrom('user_roles').select('user_id').where('role_id', '=', id).execute();
-        await trx.deleteFrom('roles').where('id', '=', id).execute();
+        const members = await deleteRole(trx, id);
         await writeAudit(trx, ctx, {
           action: 'role.delete',
           entity_type: 'role',
           entity_id: id,
-          before: { name: before.name, remark: before.remark, paths: before.paths, asset_scope: before.asset_scope, user_ids: members.map((m) => m.user_id) },
+          before: { name: before.name, remark: before.remark, paths: before.paths, asset_scope: before.asset_scope, user_ids: members },
         });
       });
     },

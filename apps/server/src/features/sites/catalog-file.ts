@@ -1,3 +1,4 @@
+import type { CatalogColumn } from '@ads/contracts';
 import { AppError } from '../../errors.ts';
 import { decodeBase64File, openImportFile } from '../../lib/import-file.ts';
 
@@ -7,36 +8,6 @@ import { decodeBase64File, openImportFile } from '../../lib/import-file.ts';
  * the header, in English or Chinese; every value comes back as trimmed text with its 1-based
  * spreadsheet row number, so messages point at the row a person sees.
  */
-
-export interface CatalogColumn {
-  key: string;
-  zh: string;
-  /** Other spellings people use in headers. */
-  aliases?: string[];
-  required: boolean;
-  /** A link: an xlsx hyperlink cell gives its target rather than its display text. */
-  isLink?: boolean;
-}
-
-export const DRAMA_COLUMNS: CatalogColumn[] = [
-  { key: 'external_id', zh: '剧集ID', aliases: ['id', 'drama_id', '剧集编号'], required: true },
-  { key: 'name', zh: '剧名', aliases: ['剧集名', '剧集名称', '名称'], required: true },
-  { key: 'language', zh: '语言', aliases: ['lang'], required: true },
-  { key: 'episode_count', zh: '集数', aliases: ['episodes', '总集数'], required: true },
-  { key: 'cover_url', zh: '封面', aliases: ['cover', '封面链接'], required: false, isLink: true },
-  { key: 'tags', zh: '标签', required: false },
-  { key: 'test_status', zh: '测试状态', aliases: ['status', '状态'], required: false },
-];
-
-export const PRODUCT_COLUMNS: CatalogColumn[] = [
-  { key: 'external_id', zh: '商品ID', aliases: ['id', 'product_id', 'sku', '商品编号'], required: true },
-  { key: 'name', zh: '商品名', aliases: ['商品名称', '名称'], required: true },
-  { key: 'url', zh: '链接', aliases: ['link', '商品链接'], required: true, isLink: true },
-  { key: 'price', zh: '价格', required: true },
-  { key: 'currency', zh: '币种', aliases: ['货币'], required: true },
-  { key: 'cover_url', zh: '封面', aliases: ['cover', '封面链接'], required: false, isLink: true },
-  { key: 'tags', zh: '标签', required: false },
-];
 
 /** Most rows one import takes; bigger catalogs are split (all rows are checked before any is written). */
 export const MAX_CATALOG_ROWS = 20_000;
@@ -58,7 +29,7 @@ export interface CatalogSheet {
 /** Header text → comparable form: case, spaces, `_` and `-` do not matter ("External ID" = external_id). */
 const normalise = (h: string) => h.replace(/^\uFEFF/, '').toLowerCase().replace(/[\s_\-（）()]+/g, '');
 
-function headerIndex(columns: CatalogColumn[]): Map<string, string> {
+function headerIndex(columns: readonly CatalogColumn[]): Map<string, string> {
   const index = new Map<string, string>();
   for (const c of columns) for (const name of [c.key, c.zh, ...(c.aliases ?? [])]) index.set(normalise(name), c.key);
   return index;
@@ -71,7 +42,7 @@ const FIELD = 'content_base64';
 export const decodeBase64 = (content: string): Buffer => decodeBase64File(content, FIELD);
 
 /** Reads a catalog file; refuses (AppError) unreadable files, missing required columns, no or too many rows. */
-export async function readCatalogFile(filename: string, bytes: Buffer, columns: CatalogColumn[]): Promise<CatalogSheet> {
+export async function readCatalogFile(filename: string, bytes: Buffer, columns: readonly CatalogColumn[]): Promise<CatalogSheet> {
   const file = await openImportFile(filename, bytes, { limits: { maxRows: MAX_CATALOG_ROWS, maxUnpackedBytes: MAX_CATALOG_UNPACKED_BYTES }, field: FIELD });
   const index = headerIndex(columns);
   const links = new Set(columns.filter((c) => c.isLink).map((c) => c.key));

@@ -1,5 +1,7 @@
 import {
   createDramaBodySchema,
+  DRAMA_COLUMNS,
+  PRODUCT_COLUMNS,
   createProductBodySchema,
   dramaTestStatusSchema,
   formatMessage,
@@ -17,18 +19,43 @@ import {
   type ListProductsBody,
   type Product,
 } from '@ads/contracts';
-import { sql } from 'kysely';
 import type { z } from 'zod';
 import type { Db } from '../../db/database.ts';
 import { AppError } from '../../errors.ts';
 import type { RequestContext } from '../../lib/actor.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { ExportPage } from '../../lib/xlsx.ts';
+import { isUniqueViolation } from '../../lib/sql.ts';
 import { writeAudit } from '../audit/audit.service.ts';
-import { decodeBase64, DRAMA_COLUMNS, PRODUCT_COLUMNS, readCatalogFile, splitTags, type CatalogRow, type CatalogSheet } from './catalog-file.ts';
-import { allDramas, allProducts, findDrama, findProduct, listDramas, listProducts, type DramaFilters, type ProductFilters } from './sites.repository.ts';
+import { decodeBase64, readCatalogFile, splitTags, type CatalogRow, type CatalogSheet } from './catalog-file.ts';
+import {
+  allDramas,
+  allProducts,
+  catalogIdsOf,
+  findDrama,
+  findLiveSite,
+  findProduct,
+  insertCatalogItem,
+  listDramas,
+  listProducts,
+  lockSiteCatalog,
+  softDeleteCatalogItem,
+  updateCatalogItem,
+  upsertCatalogItems,
+  type CatalogTable,
+  type CatalogValues,
+  type DramaFilters,
+  type ProductFilters,
+} from './sites.repository.ts';
 
-const isUniqueViolation = (err: unknown) => (err as { code?: string }).code === '23505';
+type CatalogKind = 'drama' | 'product';
+const TABLE: Record<CatalogKind, CatalogTable> = { drama: 'dramas', product: 'products' };
+
+/** The fields of an edit body that it sets (undefined: keep), without the id. */
+function changes<T extends { id: number }>(body: T): Partial<Omit<T, 'id'>> {
+  const { id: _id, ...fields } = body;
+  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as Partial<Omit<T, 'id'>>;
+}
 
 /** Test statuses as people write them in a sheet: the codes, and the Chinese labels the export uses. */
 export const TEST_STATUS_LABELS: Record<DramaTestStatus, { zh: string; en: string; aliases: string[] }> = {
@@ -120,7 +147,7 @@ export interface CatalogServiceDeps {
 export function createCatalogService({ db, clock }: CatalogServiceDeps) {
   /** The site an entry belongs to: it must exist, and dramas go to dj sites, products to ec ones. */
   async function assertSite(siteId: number, kind: 'drama' | 'product') {
-    const site = await db.selectFrom('sites').select(['id', 'name', 'platform']).where('id', '=', siteId).where('deleted_at', 'is', null).executeTakeFirst();
+    const site = await findLiveSite(db, siteId);
     if (!site) throw new AppError('SITE_NOT_FOUND', {}, 'site_id');
     if (kind === 'drama' && site.platform !== 'dj') throw new AppError('SITE_NOT_DRAMA', { site: site.name }, 'site_id');
     if (kind === 'product' && site.platform !== 'ec') throw new AppError('SITE_NOT_SHOP', { site: site.name }, 'site_id');
@@ -129,25 +156,58 @@ export function createCatalogService({ db, clock }: CatalogServiceDeps) {
 
   const taken = (externalId: string | undefined) => new AppError('EXTERNAL_ID_TAKEN', { external_id: externalId }, 'external_id');
 
-  async function loadDrama(id: number) {
-    const drama = await findDrama(db, id);
-    if (!drama) throw new AppError('DRAMA_NOT_FOUND');
-    return drama;
-  }
-  async function loadProduct(id: number) {
-    const product = await findProduct(db, id);
-    if (!product) throw new AppError('PRODUCT_NOT_FOUND');
-    return product;
+  async function load<T>(kind: CatalogKind, id: number, find: (db: Db, id: number) => Promise<T | undefined>): Promise<T> {
+    const row = await find(db, id);
+    if (!row) throw new AppError(kind === 'drama' ? 'DRAMA_NOT_FOUND' : 'PRODUCT_NOT_FOUND');
+    return row;
   }
 
-  /** external_id → id of the site's current entries (to tell creates from updates). */
-  async function existingIds(trx: Db, table: 'dramas' | 'products', siteId: number) {
-    const rows = await trx.selectFrom(table).select(['id', 'external_id']).where('site_id', '=', siteId).where('deleted_at', 'is', null).execute();
-    return new Map(rows.map((r) => [r.external_id, r.id]));
+  /** Creates an entry (an external id taken on the site is a field error) and audits it. */
+  async function createItem<T extends { id: number }>(ctx: RequestContext, kind: CatalogKind, values: CatalogValues, find: (db: Db, id: number) => Promise<T | undefined>): Promise<T> {
+    await assertSite(values.site_id, kind);
+    try {
+      return await db.transaction().execute(async (trx) => {
+        const id = await insertCatalogItem(trx, TABLE[kind], { ...values, created_at: clock.now(), updated_at: clock.now() });
+        const after = (await find(trx, id))!;
+        await writeAudit(trx, ctx, { action: `${kind}.create`, entity_type: kind, entity_id: id, after });
+        return after;
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) throw taken(values.external_id);
+      throw err;
+    }
   }
 
-  /** Imports are serialised per site, so two uploads of one catalog cannot interleave their upserts. */
-  const lockSite = (trx: Db, siteId: number) => sql`select pg_advisory_xact_lock(727003, ${siteId})`.execute(trx);
+  /** Changes the fields an edit body sets, moving the entry to another site of its kind if asked. */
+  async function editItem<T extends { id: number; site: { id: number } }>(
+    ctx: RequestContext,
+    kind: CatalogKind,
+    body: { id: number; site_id?: number; external_id?: string },
+    find: (db: Db, id: number) => Promise<T | undefined>,
+  ): Promise<T> {
+    const before = await load(kind, body.id, find);
+    if (body.site_id !== undefined && body.site_id !== before.site.id) await assertSite(body.site_id, kind);
+    try {
+      return await db.transaction().execute(async (trx) => {
+        await updateCatalogItem(trx, TABLE[kind], body.id, { ...changes(body), updated_at: clock.now() });
+        const after = (await find(trx, body.id))!;
+        await writeAudit(trx, ctx, { action: `${kind}.edit`, entity_type: kind, entity_id: body.id, before, after });
+        return after;
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) throw taken(body.external_id);
+      throw err;
+    }
+  }
+
+  /** Soft delete: publish schemes and orders that name the entry keep their history. */
+  async function removeItem<T extends { id: number }>(ctx: RequestContext, kind: CatalogKind, id: number, find: (db: Db, id: number) => Promise<T | undefined>) {
+    const before = await load(kind, id, find);
+    await db.transaction().execute(async (trx) => {
+      await softDeleteCatalogItem(trx, TABLE[kind], id, clock.now());
+      await writeAudit(trx, ctx, { action: `${kind}.delete`, entity_type: kind, entity_id: id, before });
+    });
+  }
 
   async function importFile<T extends { external_id: string }>(
     ctx: RequestContext,
@@ -157,7 +217,7 @@ export function createCatalogService({ db, clock }: CatalogServiceDeps) {
     write: (trx: Db, items: Checked<T>['items'], sheet: CatalogSheet) => Promise<void>,
   ): Promise<ImportCatalogResult> {
     await assertSite(body.site_id, kind);
-    const table = kind === 'drama' ? 'dramas' : 'products';
+    const table = TABLE[kind];
     const sheet = await readCatalogFile(body.filename, decodeBase64(body.content_base64), kind === 'drama' ? DRAMA_COLUMNS : PRODUCT_COLUMNS);
     const { items, errors } = check(sheet);
     // All or nothing: one bad row and nothing is written, so a fixed file can simply be sent again.
@@ -166,10 +226,10 @@ export function createCatalogService({ db, clock }: CatalogServiceDeps) {
       const updated = items.filter((i) => existing.has(i.input.external_id)).length;
       return { created: items.length - updated, updated };
     };
-    if (body.dry_run) return { ...count(await existingIds(db, table, body.site_id)), errors: [] };
+    if (body.dry_run) return { ...count(await catalogIdsOf(db, table, body.site_id)), errors: [] };
     return db.transaction().execute(async (trx) => {
-      await lockSite(trx, body.site_id);
-      const result = count(await existingIds(trx, table, body.site_id));
+      await lockSiteCatalog(trx, body.site_id);
+      const result = count(await catalogIdsOf(trx, table, body.site_id));
       for (let i = 0; i < items.length; i += CHUNK) await write(trx, items.slice(i, i + CHUNK), sheet);
       await writeAudit(trx, ctx, { action: `${kind}.import`, entity_type: 'site', entity_id: body.site_id, after: { filename: body.filename, rows: items.length, ...result } });
       return { ...result, errors: [] };
@@ -181,74 +241,10 @@ export function createCatalogService({ db, clock }: CatalogServiceDeps) {
     listDramas: (body: ListDramasBody) => listDramas(db, body),
     exportDramas: (filters: DramaFilters, page: ExportPage) => allDramas(db, filters, page),
 
-    async createDrama(ctx: RequestContext, body: CreateDramaBody): Promise<Drama> {
-      await assertSite(body.site_id, 'drama');
-      try {
-        return await db.transaction().execute(async (trx) => {
-          const row = await trx
-            .insertInto('dramas')
-            .values({
-              site_id: body.site_id,
-              external_id: body.external_id,
-              name: body.name,
-              language: body.language,
-              episode_count: body.episode_count,
-              cover_url: body.cover_url ?? null,
-              tags: body.tags ?? [],
-              test_status: body.test_status ?? 'untested',
-              created_at: clock.now(),
-              updated_at: clock.now(),
-            })
-            .returning('id')
-            .executeTakeFirstOrThrow();
-          const after = (await findDrama(trx, row.id))!;
-          await writeAudit(trx, ctx, { action: 'drama.create', entity_type: 'drama', entity_id: row.id, after });
-          return after;
-        });
-      } catch (err) {
-        if (isUniqueViolation(err)) throw taken(body.external_id);
-        throw err;
-      }
-    },
-
-    async editDrama(ctx: RequestContext, body: EditDramaBody): Promise<Drama> {
-      const before = await loadDrama(body.id);
-      if (body.site_id !== undefined && body.site_id !== before.site.id) await assertSite(body.site_id, 'drama');
-      try {
-        return await db.transaction().execute(async (trx) => {
-          await trx
-            .updateTable('dramas')
-            .set({
-              ...(body.site_id !== undefined && { site_id: body.site_id }),
-              ...(body.external_id !== undefined && { external_id: body.external_id }),
-              ...(body.name !== undefined && { name: body.name }),
-              ...(body.language !== undefined && { language: body.language }),
-              ...(body.episode_count !== undefined && { episode_count: body.episode_count }),
-              ...(body.cover_url !== undefined && { cover_url: body.cover_url }),
-              ...(body.tags !== undefined && { tags: body.tags }),
-              ...(body.test_status !== undefined && { test_status: body.test_status }),
-              updated_at: clock.now(),
-            })
-            .where('id', '=', body.id)
-            .execute();
-          const after = (await findDrama(trx, body.id))!;
-          await writeAudit(trx, ctx, { action: 'drama.edit', entity_type: 'drama', entity_id: body.id, before, after });
-          return after;
-        });
-      } catch (err) {
-        if (isUniqueViolation(err)) throw taken(body.external_id);
-        throw err;
-      }
-    },
-
-    /** Soft delete: publish schemes and orders that name the drama keep their history. */
-    async removeDrama(ctx: RequestContext, id: number) {
-      const before = await loadDrama(id);
-      await db.transaction().execute(async (trx) => {
-        await trx.updateTable('dramas').set({ deleted_at: clock.now(), updated_at: clock.now() }).where('id', '=', id).execute();
-        await writeAudit(trx, ctx, { action: 'drama.delete', entity_type: 'drama', entity_id: id, before });
-      });
-    },
+    createDrama: (ctx: RequestContext, body: CreateDramaBody): Promise<Drama> =>
+      createItem(ctx, 'drama', { ...body, cover_url: body.cover_url ?? null, tags: body.tags ?? [], test_status: body.test_status ?? 'untested' }, findDrama),
+    editDrama: (ctx: RequestContext, body: EditDramaBody): Promise<Drama> => editItem(ctx, 'drama', body, findDrama),
+    removeDrama: (ctx: RequestContext, id: number) => removeItem(ctx, 'drama', id, findDrama),
 
     importDramas(ctx: RequestContext, body: ImportCatalogBody) {
       return importFile<CreateDramaBody>(
@@ -281,43 +277,12 @@ export function createCatalogService({ db, clock }: CatalogServiceDeps) {
           }),
         async (trx, items, sheet) => {
           const now = clock.now();
-          const hasCover = sheet.columns.has('cover_url');
-          const hasTags = sheet.columns.has('tags');
+          const optionalColumns = [...(sheet.columns.has('cover_url') ? ['cover_url'] : []), ...(sheet.columns.has('tags') ? ['tags'] : [])];
           // Rows that name a test status set it; rows that leave it blank keep the stored one.
           for (const withStatus of [true, false]) {
             const group = items.filter((i) => i.hasStatus === withStatus);
-            if (!group.length) continue;
-            await trx
-              .insertInto('dramas')
-              .values(
-                group.map(({ input }) => ({
-                  site_id: body.site_id,
-                  external_id: input.external_id,
-                  name: input.name,
-                  language: input.language,
-                  episode_count: input.episode_count,
-                  cover_url: input.cover_url ?? null,
-                  tags: input.tags ?? [],
-                  test_status: input.test_status ?? 'untested',
-                  created_at: now,
-                  updated_at: now,
-                })),
-              )
-              .onConflict((oc) =>
-                oc
-                  .columns(['site_id', 'external_id'])
-                  .where('deleted_at', 'is', null)
-                  .doUpdateSet((eb) => ({
-                    name: eb.ref('excluded.name'),
-                    language: eb.ref('excluded.language'),
-                    episode_count: eb.ref('excluded.episode_count'),
-                    ...(hasCover && { cover_url: eb.ref('excluded.cover_url') }),
-                    ...(hasTags && { tags: eb.ref('excluded.tags') }),
-                    ...(withStatus && { test_status: eb.ref('excluded.test_status') }),
-                    updated_at: now,
-                  })),
-              )
-              .execute();
+            const rows = group.map(({ input }) => ({ ...input, site_id: body.site_id, cover_url: input.cover_url ?? null, tags: input.tags ?? [], test_status: input.test_status ?? 'untested', created_at: now, updated_at: now }));
+            await upsertCatalogItems(trx, 'dramas', rows, ['name', 'language', 'episode_count', ...optionalColumns, ...(withStatus ? ['test_status'] : [])], now);
           }
         },
       );
@@ -327,73 +292,10 @@ export function createCatalogService({ db, clock }: CatalogServiceDeps) {
     listProducts: (body: ListProductsBody) => listProducts(db, body),
     exportProducts: (filters: ProductFilters, page: ExportPage) => allProducts(db, filters, page),
 
-    async createProduct(ctx: RequestContext, body: CreateProductBody): Promise<Product> {
-      await assertSite(body.site_id, 'product');
-      try {
-        return await db.transaction().execute(async (trx) => {
-          const row = await trx
-            .insertInto('products')
-            .values({
-              site_id: body.site_id,
-              external_id: body.external_id,
-              name: body.name,
-              url: body.url,
-              price: body.price,
-              currency: body.currency,
-              cover_url: body.cover_url ?? null,
-              tags: body.tags ?? [],
-              created_at: clock.now(),
-              updated_at: clock.now(),
-            })
-            .returning('id')
-            .executeTakeFirstOrThrow();
-          const after = (await findProduct(trx, row.id))!;
-          await writeAudit(trx, ctx, { action: 'product.create', entity_type: 'product', entity_id: row.id, after });
-          return after;
-        });
-      } catch (err) {
-        if (isUniqueViolation(err)) throw taken(body.external_id);
-        throw err;
-      }
-    },
-
-    async editProduct(ctx: RequestContext, body: EditProductBody): Promise<Product> {
-      const before = await loadProduct(body.id);
-      if (body.site_id !== undefined && body.site_id !== before.site.id) await assertSite(body.site_id, 'product');
-      try {
-        return await db.transaction().execute(async (trx) => {
-          await trx
-            .updateTable('products')
-            .set({
-              ...(body.site_id !== undefined && { site_id: body.site_id }),
-              ...(body.external_id !== undefined && { external_id: body.external_id }),
-              ...(body.name !== undefined && { name: body.name }),
-              ...(body.url !== undefined && { url: body.url }),
-              ...(body.price !== undefined && { price: body.price }),
-              ...(body.currency !== undefined && { currency: body.currency }),
-              ...(body.cover_url !== undefined && { cover_url: body.cover_url }),
-              ...(body.tags !== undefined && { tags: body.tags }),
-              updated_at: clock.now(),
-            })
-            .where('id', '=', body.id)
-            .execute();
-          const after = (await findProduct(trx, body.id))!;
-          await writeAudit(trx, ctx, { action: 'product.edit', entity_type: 'product', entity_id: body.id, before, after });
-          return after;
-        });
-      } catch (err) {
-        if (isUniqueViolation(err)) throw taken(body.external_id);
-        throw err;
-      }
-    },
-
-    async removeProduct(ctx: RequestContext, id: number) {
-      const before = await loadProduct(id);
-      await db.transaction().execute(async (trx) => {
-        await trx.updateTable('products').set({ deleted_at: clock.now(), updated_at: clock.now() }).where('id', '=', id).execute();
-        await writeAudit(trx, ctx, { action: 'product.delete', entity_type: 'product', entity_id: id, before });
-      });
-    },
+    createProduct: (ctx: RequestContext, body: CreateProductBody): Promise<Product> =>
+      createItem(ctx, 'product', { ...body, cover_url: body.cover_url ?? null, tags: body.tags ?? [] }, findProduct),
+    editProduct: (ctx: RequestContext, body: EditProductBody): Promise<Product> => editItem(ctx, 'product', body, findProduct),
+    removeProduct: (ctx: RequestContext, id: number) => removeItem(ctx, 'product', id, findProduct),
 
     importProducts(ctx: RequestContext, body: ImportCatalogBody) {
       return importFile<CreateProductBody>(
@@ -418,39 +320,9 @@ export function createCatalogService({ db, clock }: CatalogServiceDeps) {
           }),
         async (trx, items, sheet) => {
           const now = clock.now();
-          const hasCover = sheet.columns.has('cover_url');
-          const hasTags = sheet.columns.has('tags');
-          await trx
-            .insertInto('products')
-            .values(
-              items.map(({ input }) => ({
-                site_id: body.site_id,
-                external_id: input.external_id,
-                name: input.name,
-                url: input.url,
-                price: input.price,
-                currency: input.currency,
-                cover_url: input.cover_url ?? null,
-                tags: input.tags ?? [],
-                created_at: now,
-                updated_at: now,
-              })),
-            )
-            .onConflict((oc) =>
-              oc
-                .columns(['site_id', 'external_id'])
-                .where('deleted_at', 'is', null)
-                .doUpdateSet((eb) => ({
-                  name: eb.ref('excluded.name'),
-                  url: eb.ref('excluded.url'),
-                  price: eb.ref('excluded.price'),
-                  currency: eb.ref('excluded.currency'),
-                  ...(hasCover && { cover_url: eb.ref('excluded.cover_url') }),
-                  ...(hasTags && { tags: eb.ref('excluded.tags') }),
-                  updated_at: now,
-                })),
-            )
-            .execute();
+          const optionalColumns = [...(sheet.columns.has('cover_url') ? ['cover_url'] : []), ...(sheet.columns.has('tags') ? ['tags'] : [])];
+          const rows = items.map(({ input }) => ({ ...input, site_id: body.site_id, cover_url: input.cover_url ?? null, tags: input.tags ?? [], created_at: now, updated_at: now }));
+          await upsertCatalogItems(trx, 'products', rows, ['name', 'url', 'price', 'currency', ...optionalColumns], now);
         },
       );
     },

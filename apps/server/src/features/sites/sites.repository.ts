@@ -1,6 +1,7 @@
 import type { Drama, ListDramasBody, ListProductsBody, ListSitesBody, Product, Site } from '@ads/contracts';
-import { sql } from 'kysely';
+import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import type { DB } from '../../db/schema.ts';
 import { escapeLike } from '../../lib/sql.ts';
 import type { ExportPage } from '../../lib/xlsx.ts';
 
@@ -227,4 +228,79 @@ export async function allProducts(db: Db, f: ProductFilters, page: ExportPage) {
 export async function findProduct(db: Db, id: number) {
   const row = await productsQuery(db, {}).where('p.id', '=', id).executeTakeFirst();
   return row && toProduct(row);
+}
+
+export async function insertSite(db: Db, values: Insertable<DB['sites']>): Promise<number> {
+  return (await db.insertInto('sites').values(values).returning('id').executeTakeFirstOrThrow()).id;
+}
+
+/** Changes a site that is not deleted. */
+export async function updateSite(db: Db, id: number, values: Updateable<DB['sites']>) {
+  await db.updateTable('sites').set(values).where('id', '=', id).where('deleted_at', 'is', null).execute();
+}
+
+/** The encrypted webhook secret of a site that is not deleted. */
+export async function findWebhookSecretEnc(db: Db, id: number): Promise<string | undefined> {
+  return (await db.selectFrom('sites').select('webhook_secret_enc').where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst())?.webhook_secret_enc;
+}
+
+// ---- catalog writes (dramas and products alike) -----------------------------------------------
+
+/** The two catalogs share their key (site_id, external_id), soft delete and timestamps. */
+export type CatalogTable = 'dramas' | 'products';
+export type CatalogValues = Insertable<DB['dramas']> | Insertable<DB['products']>;
+/** Kysely types a query for one table; every column used below exists in both, so one spelling serves. */
+const one = (table: CatalogTable) => table as 'dramas';
+
+export async function insertCatalogItem(db: Db, table: CatalogTable, values: CatalogValues): Promise<number> {
+  return (await db.insertInto(one(table)).values(values as Insertable<DB['dramas']>).returning('id').executeTakeFirstOrThrow()).id;
+}
+
+export async function updateCatalogItem(db: Db, table: CatalogTable, id: number, values: Updateable<DB['dramas']> | Updateable<DB['products']>) {
+  await db.updateTable(one(table)).set(values as Updateable<DB['dramas']>).where('id', '=', id).execute();
+}
+
+/** Soft delete: what names the entry keeps its history, and its external id is free again. */
+export async function softDeleteCatalogItem(db: Db, table: CatalogTable, id: number, now: Date) {
+  await db.updateTable(one(table)).set({ deleted_at: now, updated_at: now }).where('id', '=', id).execute();
+}
+
+/** Inserts rows, or updates `columns` (and updated_at) of the live entry with the same site and external id. */
+export async function upsertCatalogItems(db: Db, table: CatalogTable, rows: CatalogValues[], columns: readonly string[], now: Date) {
+  if (!rows.length) return;
+  await db
+    .insertInto(one(table))
+    .values(rows as Insertable<DB['dramas']>[])
+    .onConflict((oc) =>
+      oc
+        .columns(['site_id', 'external_id'])
+        .where('deleted_at', 'is', null)
+        .doUpdateSet((eb) => ({ ...Object.fromEntries(columns.map((c) => [c, eb.ref(`excluded.${c}` as 'excluded.name')])), updated_at: now })),
+    )
+    .execute();
+}
+
+/** A live site's name and platform (catalog entries must belong to one of the matching kind). */
+export async function findLiveSite(db: Db, id: number) {
+  return db.selectFrom('sites').select(['id', 'name', 'platform']).where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+}
+
+/** The live entries of a site's catalog, external id → id. */
+export async function catalogIdsOf(db: Db, table: CatalogTable, siteId: number) {
+  const rows = await db.selectFrom(one(table)).select(['id', 'external_id']).where('site_id', '=', siteId).where('deleted_at', 'is', null).execute();
+  return new Map(rows.map((r) => [r.external_id, r.id]));
+}
+
+/** Serialises a site's catalog imports, so two uploads of one catalog cannot interleave their upserts. */
+export async function lockSiteCatalog(db: Db, siteId: number) {
+  await sql`select pg_advisory_xact_lock(727003, ${siteId})`.execute(db);
+}
+
+/** A new webhook secret; the one it replaces stays valid 24 hours from `now` (API.md "Orders"). */
+export async function rotateSiteSecret(db: Db, id: number, secretEnc: string, now: Date): Promise<void> {
+  await db
+    .updateTable('sites')
+    .set((eb) => ({ webhook_secret_prev_enc: eb.ref('webhook_secret_enc'), webhook_secret_rotated_at: now, webhook_secret_enc: secretEnc, updated_at: now }))
+    .where('id', '=', id)
+    .execute();
 }

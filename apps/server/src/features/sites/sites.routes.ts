@@ -1,8 +1,7 @@
-import { endpoints, type Drama, type Lang, type Product } from '@ads/contracts';
+import { DRAMA_COLUMNS, endpoints, PRODUCT_COLUMNS, type CatalogColumn, type Drama, type Lang, type Product } from '@ads/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import { endpoint } from '../../lib/endpoint.ts';
 import { sendXlsx, type XlsxColumn } from '../../lib/xlsx.ts';
-import { DRAMA_COLUMNS, PRODUCT_COLUMNS, type CatalogColumn } from './catalog-file.ts';
 import { TEST_STATUS_LABELS, type CatalogService } from './catalog.service.ts';
 import type { SiteService } from './sites.service.ts';
 
@@ -13,7 +12,7 @@ const { sites: siteApi, dramas: dramaApi, products: productApi } = endpoints;
  * import), so an export can be edited and imported again. The site name follows as an extra
  * column the import ignores.
  */
-function catalogColumns<T extends { site: { name: string } }>(lang: Lang, columns: CatalogColumn[], value: (row: T, key: string) => string | number | null): XlsxColumn<T>[] {
+function catalogColumns<T extends { site: { name: string } }>(lang: Lang, columns: readonly CatalogColumn[], value: (row: T, key: string) => string | number | null): XlsxColumn<T>[] {
   const widths: Record<string, number> = { external_id: 14, name: 28, cover_url: 40, url: 40, tags: 24 };
   return [
     ...columns.map((c) => ({ header: lang === 'zh' ? c.zh : c.key, width: widths[c.key] ?? 12, value: (row: T) => value(row, c.key) })),

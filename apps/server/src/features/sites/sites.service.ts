@@ -5,8 +5,10 @@ import { AppError } from '../../errors.ts';
 import type { RequestContext } from '../../lib/actor.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { SecretBox } from '../../lib/crypto.ts';
+import { isUniqueViolation } from '../../lib/sql.ts';
 import { writeAudit } from '../audit/audit.service.ts';
-import { findSite, listSites } from './sites.repository.ts';
+import { assertPixelExists } from '../pixels/pixels.service.ts';
+import { findSite, findWebhookSecretEnc, insertSite, listSites, rotateSiteSecret, updateSite } from './sites.repository.ts';
 
 export { webhookPath } from './sites.repository.ts';
 
@@ -20,8 +22,6 @@ export interface SiteServiceDeps {
   /** The order webhook's health per site (features/orders), added to list and detail answers. */
   orderHealth?: (siteIds: number[], now: Date) => Promise<Map<number, Pick<Site, 'webhook_health' | 'recent_deliveries'>>>;
 }
-
-const isUniqueViolation = (err: unknown) => (err as { code?: string }).code === '23505';
 
 /** A new order-webhook secret: 32 random bytes, url-safe, so it pastes into any site's config. */
 const newWebhookSecret = () => `whsec_${randomBytes(32).toString('base64url')}`;
@@ -47,9 +47,7 @@ export function createSiteService({ db, clock, secrets, publicUrl, onChanged, or
   }
 
   async function assertPixel(pixelId: number | null | undefined) {
-    if (pixelId == null) return;
-    const pixel = await db.selectFrom('pixels').select('id').where('id', '=', pixelId).executeTakeFirst();
-    if (!pixel) throw new AppError('PIXEL_NOT_FOUND', {}, 'pixel_id');
+    if (pixelId != null) await assertPixelExists(db, pixelId, 'pixel_id');
   }
 
   const domainTaken = (domain: string | undefined) => new AppError('SITE_DOMAIN_TAKEN', { domain }, 'domain');
@@ -73,24 +71,20 @@ export function createSiteService({ db, clock, secrets, publicUrl, onChanged, or
       const secretEnc = await secrets.encrypt(secret);
       try {
         const id = await db.transaction().execute(async (trx) => {
-          const row = await trx
-            .insertInto('sites')
-            .values({
-              name: body.name,
-              domain: body.domain,
-              platform: body.platform,
-              link_template: body.link_template,
-              pixel_id: body.pixel_id ?? null,
-              remark: body.remark ?? '',
-              webhook_secret_enc: secretEnc,
-              created_at: clock.now(),
-              updated_at: clock.now(),
-            })
-            .returning('id')
-            .executeTakeFirstOrThrow();
-          const after = (await findSite(trx, row.id, publicUrl))!;
-          await writeAudit(trx, ctx, { action: 'site.create', entity_type: 'site', entity_id: row.id, after: auditView(after) });
-          return row.id;
+          const siteId = await insertSite(trx, {
+            name: body.name,
+            domain: body.domain,
+            platform: body.platform,
+            link_template: body.link_template,
+            pixel_id: body.pixel_id ?? null,
+            remark: body.remark ?? '',
+            webhook_secret_enc: secretEnc,
+            created_at: clock.now(),
+            updated_at: clock.now(),
+          });
+          const after = (await findSite(trx, siteId, publicUrl))!;
+          await writeAudit(trx, ctx, { action: 'site.create', entity_type: 'site', entity_id: siteId, after: auditView(after) });
+          return siteId;
         });
         await changed(id);
         return { id, webhook_secret: secret };
@@ -109,20 +103,15 @@ export function createSiteService({ db, clock, secrets, publicUrl, onChanged, or
       }
       try {
         const after = await db.transaction().execute(async (trx) => {
-          await trx
-            .updateTable('sites')
-            .set({
-              ...(body.name !== undefined && { name: body.name }),
-              ...(body.domain !== undefined && { domain: body.domain }),
-              ...(body.platform !== undefined && { platform: body.platform }),
-              ...(body.link_template !== undefined && { link_template: body.link_template }),
-              ...(body.pixel_id !== undefined && { pixel_id: body.pixel_id }),
-              ...(body.remark !== undefined && { remark: body.remark }),
-              updated_at: clock.now(),
-            })
-            .where('id', '=', body.id)
-            .where('deleted_at', 'is', null)
-            .execute();
+          await updateSite(trx, body.id, {
+            ...(body.name !== undefined && { name: body.name }),
+            ...(body.domain !== undefined && { domain: body.domain }),
+            ...(body.platform !== undefined && { platform: body.platform }),
+            ...(body.link_template !== undefined && { link_template: body.link_template }),
+            ...(body.pixel_id !== undefined && { pixel_id: body.pixel_id }),
+            ...(body.remark !== undefined && { remark: body.remark }),
+            updated_at: clock.now(),
+          });
           const after = (await findSite(trx, body.id, publicUrl))!;
           await writeAudit(trx, ctx, { action: 'site.edit', entity_type: 'site', entity_id: body.id, before: auditView(before), after: auditView(after) });
           return after;
@@ -139,7 +128,7 @@ export function createSiteService({ db, clock, secrets, publicUrl, onChanged, or
     async remove(ctx: RequestContext, id: number) {
       const before = await load(id);
       await db.transaction().execute(async (trx) => {
-        await trx.updateTable('sites').set({ deleted_at: clock.now(), updated_at: clock.now() }).where('id', '=', id).execute();
+        await updateSite(trx, id, { deleted_at: clock.now(), updated_at: clock.now() });
         await writeAudit(trx, ctx, { action: 'site.delete', entity_type: 'site', entity_id: id, before: auditView(before) });
       });
       await changed(id);
@@ -154,11 +143,7 @@ export function createSiteService({ db, clock, secrets, publicUrl, onChanged, or
       const secret = newWebhookSecret();
       const secretEnc = await secrets.encrypt(secret);
       await db.transaction().execute(async (trx) => {
-        await trx
-          .updateTable('sites')
-          .set((eb) => ({ webhook_secret_prev_enc: eb.ref('webhook_secret_enc'), webhook_secret_rotated_at: clock.now(), webhook_secret_enc: secretEnc, updated_at: clock.now() }))
-          .where('id', '=', id)
-          .execute();
+        await rotateSiteSecret(trx, id, secretEnc, clock.now());
         await writeAudit(trx, ctx, { action: 'site.rotate_secret', entity_type: 'site', entity_id: id });
       });
       await changed(id);
@@ -167,8 +152,8 @@ export function createSiteService({ db, clock, secrets, publicUrl, onChanged, or
 
     /** The site's webhook secret in clear, for the orders feature that verifies signatures. */
     async webhookSecret(id: number): Promise<string | undefined> {
-      const row = await db.selectFrom('sites').select('webhook_secret_enc').where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
-      return row ? secrets.decrypt(row.webhook_secret_enc) : undefined;
+      const enc = await findWebhookSecretEnc(db, id);
+      return enc === undefined ? undefined : secrets.decrypt(enc);
     },
   };
 }

@@ -105,3 +105,14 @@ export async function findUser(db: Db, id: number) {
     .executeTakeFirst()
     .then((r) => (r ? toSysUser(r) : undefined));
 }
+
+/** The id of an enabled, not deleted user, if there is one. */
+export async function findActiveUserId(db: Db, id: number): Promise<number | undefined> {
+  return (await db.selectFrom('users').select('id').where('id', '=', id).where('deleted_at', 'is', null).where('status', '=', 'enabled').executeTakeFirst())?.id;
+}
+
+/** Sets is_leader on a user who is not one yet; answers whether it changed. */
+export async function setLeaderFlag(db: Db, id: number, now: Date): Promise<boolean> {
+  const changed = await db.updateTable('users').set({ is_leader: 1, updated_at: now }).where('id', '=', id).where('is_leader', '=', 0).executeTakeFirst();
+  return Boolean(changed.numUpdatedRows);
+}

@@ -17,11 +17,11 @@ import { isManager, type Actor, type RequestContext } from '../../lib/actor.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { generatePassword, hashPassword, md5Hex } from '../../lib/passwords.ts';
 import { assertCanGrantPaths, assetScopeOf, departmentSubtree, forAssets, managedDepartments, manageableUserIds, manageRefusal, seesEverything, visibleUserIds } from '../../lib/scope.ts';
-import { escapeLike } from '../../lib/sql.ts';
+import { escapeLike, isUniqueViolation } from '../../lib/sql.ts';
 import type { ExportPage } from '../../lib/xlsx.ts';
-import { writeAudit } from '../audit/audit.service.ts';
+import { writeAudit, type AuditContext } from '../audit/audit.service.ts';
 import { revokeSessions } from '../session/session.service.ts';
-import { allUsers, findUser, listUsers, type UserFilters, type UserScope } from './users.repository.ts';
+import { allUsers, findUser, listUsers, type UserFilters, type UserScope, findActiveUserId as findActiveUser, setLeaderFlag } from './users.repository.ts';
 
 export interface UserServiceDeps {
   db: Db;
@@ -32,12 +32,23 @@ export interface UserServiceDeps {
 const auditView = (u: SysUser | undefined) =>
   u && { account: u.account, name: u.name, remark: u.remark, is_admin: u.is_admin, is_leader: u.is_leader, platform: u.platform, department_id: u.department_id, status: u.status, role_ids: u.roles.map((r) => r.id) };
 
-const isUniqueViolation = (err: unknown) => (err as { code?: string }).code === '23505';
-
 /** Holders of these also see, in pickers, the people of the departments they manage. */
 const SYS_PEOPLE_PATHS = ['/sys/accounts', '/sys/department'];
 /** The page of whoever makes materials: the editors a material can be credited to. */
 const EDITOR_PATH = '/material/upload';
+
+/** An enabled user's id (a department's leader must be one). */
+export const findActiveUserId = (db: Db, id: number) => findActiveUser(db, id);
+
+/**
+ * Makes a user a leader (a department appointed them): is_leader widens their data scope to the
+ * department, so the flag and the appointment never disagree. Audited when it changes.
+ */
+export async function markLeader(db: Db, ctx: AuditContext, id: number, now: Date) {
+  if (await setLeaderFlag(db, id, now)) {
+    await writeAudit(db, ctx, { action: 'user.edit', entity_type: 'user', entity_id: id, before: { is_leader: 0 }, after: { is_leader: 1 } });
+  }
+}
 
 export function createUserService({ db, clock }: UserServiceDeps) {
   async function scopeOf(actor: Actor, filters: { department_id?: number } = {}): Promise<UserScope> {

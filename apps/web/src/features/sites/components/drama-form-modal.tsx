@@ -1,12 +1,13 @@
 import type { Drama, DramaTestStatus } from '@ads/contracts';
-import { App, AutoComplete, Form, Input, InputNumber, Modal, Select } from 'antd';
+import { App, AutoComplete, Form, InputNumber, Modal, Select } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { applyFieldErrors } from '@/lib/form-errors';
+import { trimmedLength } from '@/lib/form-rules';
 import { useCreateDrama } from '../api/use-create-drama';
 import { useEditDrama } from '../api/use-edit-drama';
-import { trimmedLength } from '@/lib/form-rules';
-import { cleanTags, tagsRule, urlRule } from './catalog-form-rules';
+import { CatalogCoverAndTagsFields, CatalogIdentityFields } from './catalog-form-fields';
+import { cleanTags } from './catalog-form-rules';
 import { COMMON_LANGUAGES } from './catalog-query';
 import { DRAMA_TEST_STATUSES } from './drama-status-tag';
 
@@ -94,23 +95,7 @@ export function DramaFormModal({ siteId, target, onClose }: Props) {
         name="drama-form"
         autoComplete="off"
       >
-        <Form.Item
-          name="external_id"
-          label={t('catalog.fields.externalId')}
-          extra={t('catalog.dramaForm.externalIdHelp')}
-          validateFirst
-          rules={[{ required: true, whitespace: true, message: t('catalog.fields.externalIdRequired') }, trimmedLength(1, 64, t('catalog.fields.maxLength', { max: 64 }))]}
-        >
-          <Input maxLength={80} />
-        </Form.Item>
-        <Form.Item
-          name="name"
-          label={t('catalog.fields.name')}
-          validateFirst
-          rules={[{ required: true, whitespace: true, message: t('catalog.fields.nameRequired') }, trimmedLength(1, 128, t('catalog.fields.maxLength', { max: 128 }))]}
-        >
-          <Input maxLength={150} />
-        </Form.Item>
+        <CatalogIdentityFields externalIdHelp={t('catalog.dramaForm.externalIdHelp')} nameLabel={t('catalog.fields.name')} />
         <Form.Item
           name="language"
           label={t('catalog.fields.language')}
@@ -122,12 +107,7 @@ export function DramaFormModal({ siteId, target, onClose }: Props) {
         <Form.Item name="episode_count" label={t('catalog.fields.episodes')} rules={[{ required: true, message: t('catalog.fields.episodesRequired') }]}>
           <InputNumber min={1} max={10_000} precision={0} style={{ width: 140 }} />
         </Form.Item>
-        <Form.Item name="cover_url" label={t('catalog.fields.cover')} rules={[urlRule(t('catalog.fields.urlInvalid'))]}>
-          <Input placeholder="https://" maxLength={1000} />
-        </Form.Item>
-        <Form.Item name="tags" label={t('catalog.fields.tags')} extra={t('catalog.fields.tagsHelp')} rules={[tagsRule(t('catalog.fields.tagsInvalid'))]}>
-          <Select mode="tags" tokenSeparators={[',', '，', ';', '、']} open={false} suffixIcon={null} />
-        </Form.Item>
+        <CatalogCoverAndTagsFields />
         <Form.Item name="test_status" label={t('catalog.fields.testStatus')}>
           <Select<DramaTestStatus> options={DRAMA_TEST_STATUSES.map((s) => ({ value: s, label: t(`testStatus.${s}`) }))} style={{ width: 160 }} />
         </Form.Item>

@@ -1,8 +1,9 @@
 import { CheckCircleOutlined, DownloadOutlined, InboxOutlined } from '@ant-design/icons';
-import { CATALOG_FILE_PATTERN, type ImportCatalogResult } from '@ads/contracts';
+import { CATALOG_FILE_PATTERN, DRAMA_COLUMNS, PRODUCT_COLUMNS, type ImportCatalogResult } from '@ads/contracts';
 import { Alert, App, Button, Flex, Modal, Spin, Table, Typography, Upload } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { saveBlob } from '@/lib/api-client';
 import { readFileAsBase64 } from '@/lib/read-file';
 import { useImportCatalog, type CatalogKind } from '../api/use-import-catalog';
 
@@ -11,8 +12,8 @@ const MAX_FILE_BYTES = 10 * 1024 * 1024;
 
 /** The header row of each catalog file (api-assets.md "Catalog files"). */
 export const CATALOG_COLUMNS: Record<CatalogKind, readonly string[]> = {
-  dramas: ['external_id', 'name', 'language', 'episode_count', 'cover_url', 'tags', 'test_status'],
-  products: ['external_id', 'name', 'url', 'price', 'currency', 'cover_url', 'tags'],
+  dramas: DRAMA_COLUMNS.map((c) => c.key),
+  products: PRODUCT_COLUMNS.map((c) => c.key),
 };
 
 /** A CSV with the header row and one example, for people to fill in (with a BOM so Excel reads UTF-8). */
@@ -22,14 +23,7 @@ function downloadTemplate(kind: CatalogKind, filename: string) {
       ? ['10086', 'The Billionaire Returns', 'en', '80', 'https://cdn.example.com/covers/10086.jpg', 'romance;revenge', 'untested']
       : ['SKU-2088', 'Linen shirt', 'https://shop.example.com/p/2088', '29.90', 'USD', 'https://cdn.example.com/p/2088.jpg', 'summer;men'];
   const csv = `\uFEFF${CATALOG_COLUMNS[kind].join(',')}\n${example.map((v) => (/[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v)).join(',')}\n`;
-  const href = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
-  const a = document.createElement('a');
-  a.href = href;
-  a.download = filename;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(href), 10_000);
+  saveBlob(new Blob([csv], { type: 'text/csv;charset=utf-8' }), filename);
 }
 
 interface Checked {

@@ -1,13 +1,13 @@
 import type { Product } from '@ads/contracts';
-import { App, AutoComplete, Form, Input, InputNumber, Modal, Select, Space } from 'antd';
+import { App, AutoComplete, Form, Input, InputNumber, Modal, Space } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { applyFieldErrors } from '@/lib/form-errors';
 import { currencyDecimals } from '@/lib/format';
 import { useCreateProduct } from '../api/use-create-product';
 import { useEditProduct } from '../api/use-edit-product';
-import { trimmedLength } from '@/lib/form-rules';
-import { cleanTags, tagsRule, urlRule } from './catalog-form-rules';
+import { CatalogCoverAndTagsFields, CatalogIdentityFields } from './catalog-form-fields';
+import { cleanTags, urlRule } from './catalog-form-rules';
 
 interface FormValues {
   external_id: string;
@@ -95,23 +95,7 @@ export function ProductFormModal({ siteId, target, onClose }: Props) {
         name="product-form"
         autoComplete="off"
       >
-        <Form.Item
-          name="external_id"
-          label={t('catalog.fields.externalId')}
-          extra={t('catalog.productForm.externalIdHelp')}
-          validateFirst
-          rules={[{ required: true, whitespace: true, message: t('catalog.fields.externalIdRequired') }, trimmedLength(1, 64, t('catalog.fields.maxLength', { max: 64 }))]}
-        >
-          <Input maxLength={80} />
-        </Form.Item>
-        <Form.Item
-          name="name"
-          label={t('catalog.fields.productName')}
-          validateFirst
-          rules={[{ required: true, whitespace: true, message: t('catalog.fields.nameRequired') }, trimmedLength(1, 128, t('catalog.fields.maxLength', { max: 128 }))]}
-        >
-          <Input maxLength={150} />
-        </Form.Item>
+        <CatalogIdentityFields externalIdHelp={t('catalog.productForm.externalIdHelp')} nameLabel={t('catalog.fields.productName')} />
         <Form.Item
           name="url"
           label={t('catalog.fields.url')}
@@ -134,12 +118,7 @@ export function ProductFormModal({ siteId, target, onClose }: Props) {
             </Form.Item>
           </Space.Compact>
         </Form.Item>
-        <Form.Item name="cover_url" label={t('catalog.fields.cover')} rules={[urlRule(t('catalog.fields.urlInvalid'))]}>
-          <Input placeholder="https://" maxLength={1000} />
-        </Form.Item>
-        <Form.Item name="tags" label={t('catalog.fields.tags')} extra={t('catalog.fields.tagsHelp')} rules={[tagsRule(t('catalog.fields.tagsInvalid'))]}>
-          <Select mode="tags" tokenSeparators={[',', '，', ';', '、']} open={false} suffixIcon={null} />
-        </Form.Item>
+        <CatalogCoverAndTagsFields />
       </Form>
     </Modal>
   );
