@@ -24,7 +24,7 @@ test('the home page shows the counts the list screens give, and links to them', 
   await expect(figure(page, '个号').locator('.ant-statistic-content')).toHaveText(String(o.personal_accounts.total));
   await expect(figure(page, '个号')).toContainText(`即将过期 ${o.personal_accounts.expiring}`);
   await expect(figure(page, '素材').locator('.ant-statistic-content')).toHaveText(String(o.materials.total));
-  await expect(page.getByText('还没有投放数据')).toBeVisible();
+  await expect(page.getByText('首页的投放看板即将上线')).toBeVisible();
   await figure(page, '广告账户').getByRole('link', { name: '广告账户' }).click();
   await expect(page).toHaveURL(/\/auth\/account$/);
 });

@@ -28,8 +28,9 @@ export default {
   },
   delivery: {
     title: 'Delivery',
-    empty: 'No delivery data yet',
-    hint: 'Spend, revenue and ROI appear here once ad data is synced (amounts in US dollars).',
+    empty: 'The delivery dashboard of the home page is coming',
+    hint: 'Spend, impressions, clicks and pixel purchases are on Ad data today, by optimizer, ad account and campaign; recharge revenue and ROI come with orders.',
+    open: 'Open ad data',
   },
   loadFailed: 'The overview could not be loaded',
   admin: {

@@ -31,7 +31,7 @@ describe('home page (/index)', () => {
     expect(figure('Materials').getByText('E-commerce')).toBeTruthy();
     expect(figure('Ad accounts').getByRole('link', { name: 'Ad accounts' }).getAttribute('href')).toBe('/auth/account');
     // Delivery figures do not exist yet: said, not invented.
-    expect(screen.getByText('No delivery data yet')).toBeTruthy();
+    expect(screen.getByText('The delivery dashboard of the home page is coming')).toBeTruthy();
   });
 
   it('links only to screens the user may open', async () => {

@@ -1,6 +1,8 @@
 import { LineChartOutlined } from '@ant-design/icons';
-import { Card, Empty, Flex, Typography } from 'antd';
+import { Button, Card, Empty, Flex, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { hasPath, useViewer } from '@/lib/permissions';
 import { useSession } from '@/stores/session-store';
 import { useHomeOverview } from '../api/use-home-overview';
 import { AssetFigures } from '../components/asset-figures';
@@ -8,13 +10,14 @@ import { OverviewError } from '../components/overview-error';
 
 /**
  * 首页 (/index): the caller's authorization assets and materials, counted as each list screen
- * counts them. Delivery figures (spend, revenue, ROI) need ad data, which is not synced yet, so
- * that block says so instead of showing invented numbers.
+ * counts them. The delivery dashboard (today's spend, revenue and ROI, the 30-day trend) comes
+ * with the orders issue; until then the block points to 广告数据 rather than showing numbers of its own.
  */
 export default function IndexPage() {
   const { t } = useTranslation('home');
   const user = useSession((s) => s.userInfo);
   const overview = useHomeOverview();
+  const viewer = useViewer();
 
   return (
     <Flex vertical gap={16}>
@@ -38,7 +41,13 @@ export default function IndexPage() {
               <Typography.Text type="secondary">{t('delivery.hint')}</Typography.Text>
             </>
           }
-        />
+        >
+          {hasPath(viewer, '/advertising/user') && (
+            <Link to="/advertising/user">
+              <Button type="primary">{t('delivery.open')}</Button>
+            </Link>
+          )}
+        </Empty>
       </Card>
     </Flex>
   );
