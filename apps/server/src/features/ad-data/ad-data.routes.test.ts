@@ -161,6 +161,10 @@ describe('ad reports', () => {
   it('says as of when the data was synced, and sorts by any metric', async () => {
     const res = await report(tokens.manager, { level: 'ad', sort_field: 'ctr', sort_order: 'ascend' });
     expect(res.data.as_of).toBe(t.clock.now().toISOString());
+    // The optimizer view is scoped by people, not ad accounts: it still says when its figures came in.
+    const own = await report(tokens.staff1, { level: 'optimizer' });
+    expect(own.data.list.length).toBe(1);
+    expect(own.data.as_of).toBe(t.clock.now().toISOString());
     const ctrs = res.data.list.map((r: any) => r.metrics.ctr).filter((v: number | null) => v !== null);
     expect(ctrs).toEqual([...ctrs].sort((a, b) => a - b));
     expect(metrics.ctr.kind).toBe('ratio');

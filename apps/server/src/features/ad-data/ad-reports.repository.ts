@@ -246,3 +246,25 @@ export async function previousSums(db: Db, q: ReportQuery, from: string, to: str
   return { byKey, totals: toSums(agg.rows[0] ?? {}) };
 }
 
+
+/**
+ * When the figures in view were last brought in: the oldest insights sync among the ad accounts the
+ * scope reaches, both its own ad accounts and those of the people it sees (the optimizer view is
+ * scoped by people only).
+ */
+export async function insightsSyncedAsOf(db: Db, scope: ReportScope): Promise<Date | string | null> {
+  let q = db.selectFrom('ad_account_sync_state as s').select((eb) => eb.fn.min('s.insights_synced_at').as('at'));
+  // adAccountIds null: every ad account is in view.
+  if (scope.adAccountIds !== null) {
+    const accounts = scope.adAccountIds;
+    const users = scope.userIds ?? [];
+    q = q.where((eb) =>
+      eb.or([
+        eb('s.ad_account_id', 'in', accounts.length ? accounts : [0]),
+        eb('s.ad_account_id', 'in', eb.selectFrom('ad_campaigns as c').select('c.ad_account_id').where('c.owner_user_id', 'in', users.length ? users : [0])),
+      ]),
+    );
+  }
+  const row = await q.executeTakeFirst();
+  return (row?.at as Date | string | null | undefined) ?? null;
+}

@@ -10,7 +10,7 @@ import { assertWithin, seesEverything, visibleAdAccountIds, visibleUserIds, type
 import { addDays, startOfDay } from '../../lib/tz.ts';
 import { currencyOffset } from '../../platform/currency.ts';
 import { AD_ACCOUNT_SYNC_JOB, type AdAccountSyncData } from './ad-data.jobs.ts';
-import { previousSums, reportRows, type ReportFilters, type ReportQuery, type ReportScope } from './ad-reports.repository.ts';
+import { insightsSyncedAsOf, previousSums, reportRows, type ReportFilters, type ReportQuery, type ReportScope } from './ad-reports.repository.ts';
 import { rateLookup } from './ad-sync.service.ts';
 
 // Reports of ad data (issue 7 screens): rows by optimizer, ad account, campaign, ad set or ad for
@@ -72,10 +72,7 @@ export function createAdReportService({ db, jobs, reportTimezone }: AdReportDeps
   }
 
   async function asOf(scope: ReportScope): Promise<string | null> {
-    let q = db.selectFrom('ad_account_sync_state').select((eb) => eb.fn.min('insights_synced_at').as('at'));
-    if (scope.adAccountIds !== null) q = q.where('ad_account_id', 'in', scope.adAccountIds.length ? scope.adAccountIds : [0]);
-    const row = await q.executeTakeFirst();
-    const at = row?.at as Date | string | null | undefined;
+    const at = await insightsSyncedAsOf(db, scope);
     return at ? new Date(at).toISOString() : null;
   }
 
