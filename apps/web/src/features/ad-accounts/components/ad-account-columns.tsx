@@ -33,7 +33,7 @@ export function adAccountColumns({ t, tc, onEditRemark, summary }: Options): Lis
       sortable: true,
       fixed: 'left',
       locked: true,
-      width: 190,
+      width: 180,
       render: (name: string, a) => (
         <Flex vertical gap={2}>
           <Typography.Text strong ellipsis={{ tooltip: name }}>
