@@ -48,7 +48,8 @@ export type CohortDay = (typeof COHORT_DAYS)[number];
  * revenue of the payment days (paid minus refunded that day), payers (each day's distinct payers,
  * added up over days), new payers (buyers acquired), and per cohort age N the revenue of the
  * cohorts whose day+N has ended (`cohort_dN_usd_cents`) beside the spend of those same days
- * (`matured_spend_dN_usd_cents`), so Dn ROI never mixes matured and unfinished days.
+ * (`matured_spend_dN_usd_cents`), so Dn ROI never mixes matured and unfinished days; the D0
+ * revenue of the days matured at D1, D3 and D7 (`matured_d0_at_dN_usd_cents`) for the growth multipliers.
  */
 export const ORDER_FACT_COLUMNS = [
   'revenue_usd_cents',
@@ -66,6 +67,9 @@ export const ORDER_FACT_COLUMNS = [
   'matured_spend_d7_usd_cents',
   'matured_spend_d14_usd_cents',
   'matured_spend_d30_usd_cents',
+  'matured_d0_at_d1_usd_cents',
+  'matured_d0_at_d3_usd_cents',
+  'matured_d0_at_d7_usd_cents',
 ] as const;
 export type OrderFactColumn = (typeof ORDER_FACT_COLUMNS)[number];
 
@@ -111,7 +115,9 @@ export interface RatioMetric extends MetricBase {
 export interface CohortMetric extends MetricBase {
   kind: 'cohort';
   day: CohortDay;
+  /** Cohort revenue at age `day`, over the matured days. */
   revenue: OrderFactColumn;
+  /** The base over the same days: their spend (ROI), or their D0 revenue (growth multiplier). */
   spend: OrderFactColumn;
   scale: number;
 }
@@ -176,6 +182,23 @@ const cohort = (day: CohortDay, title: { zh: string; en: string }, defaultVisibl
     defaultVisible,
   }) as const satisfies CohortMetric;
 
+const growth = (day: 1 | 3 | 7) =>
+  ({
+    kind: 'cohort',
+    day,
+    revenue: `cohort_d${day}_usd_cents`,
+    spend: `matured_d0_at_d${day}_usd_cents`,
+    scale: 1,
+    title: t(`D${day}/D0 倍数`, `D${day}/D0 multiple`),
+    help: t(`D${day} 收入 ÷ 首日收入（同一批已满 ${day} 天的投放日）`, `D${day} revenue ÷ D0 revenue of the same cohorts (days ${day} days old or more)`),
+    unit: 'ratio',
+    decimals: 2,
+    better: 'up',
+    source: 'orders',
+    hourly: false,
+    defaultVisible: false,
+  }) as const satisfies CohortMetric;
+
 const cohortMetrics = {
   d0_roi: cohort(0, t('首日 ROI', 'D0 ROI'), true),
   d1_roi: cohort(1, t('D1 ROI', 'D1 ROI'), true),
@@ -183,6 +206,9 @@ const cohortMetrics = {
   d7_roi: cohort(7, t('D7 ROI', 'D7 ROI'), true),
   d14_roi: cohort(14, t('D14 ROI', 'D14 ROI'), false),
   d30_roi: cohort(30, t('D30 ROI', 'D30 ROI'), false),
+  d1_d0: growth(1),
+  d3_d0: growth(3),
+  d7_d0: growth(7),
 } as const satisfies Record<string, CohortMetric>;
 
 export const metrics = { ...sumMetrics, ...ratioMetrics, ...cohortMetrics } as const satisfies Record<string, MetricDef>;

@@ -121,6 +121,7 @@ function statsCte(q: ReportQuery, from: string, to: string): RawBuilder<unknown>
     ...(['revenue_usd_cents', 'payers', 'new_payers'] as const).map((c) => sql`sum(u.${sql.ref(c)})::bigint as ${sql.ref(c)}`),
     ...COHORT_DAYS.map((n) => sql`sum(u.${sql.ref(`cohort_d${n}_usd_cents`)}) filter (where u.day <= ${lastMaturedDay(n, q.today)})::bigint as ${sql.ref(`cohort_d${n}_usd_cents`)}`),
     ...COHORT_DAYS.map((n) => sql`sum(u.spend_usd_cents) filter (where u.day <= ${lastMaturedDay(n, q.today)})::bigint as ${sql.ref(`matured_spend_d${n}_usd_cents`)}`),
+    ...([1, 3, 7] as const).map((n) => sql`sum(u.cohort_d0_usd_cents) filter (where u.day <= ${lastMaturedDay(n, q.today)})::bigint as ${sql.ref(`matured_d0_at_d${n}_usd_cents`)}`),
   ];
   return sql`select coalesce(u.g, 0) as k, ${sql.join(sums)} from (${insights} union all ${orders}) u group by coalesce(u.g, 0)`;
 }

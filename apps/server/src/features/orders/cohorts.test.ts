@@ -155,6 +155,10 @@ describe('order metrics in the ad reports', () => {
     // D30 of 11-01 ends on 12-01: not matured, never a number.
     expect(a1.d30_roi).toBeNull();
     expect(res.data.not_matured).toEqual(['d30_roi']);
+    // Growth multiples over the same matured cohorts: D1 and D7 revenue ÷ D0 revenue.
+    expect(a1.d1_d0).toBeCloseTo(3500 / 4700, 9);
+    expect(a1.d3_d0).toBeCloseTo(4000 / 4700, 9);
+    expect(a1.d7_d0).toBeCloseTo(4000 / 4700, 9);
     // Revenue by payment day in range: 40 on 11-01, 7 − 12 on 11-02.
     expect(a1.revenue).toBeCloseTo(35, 9);
     expect(a1.roi).toBeCloseTo((3500 / 15000) * 100, 9);
@@ -199,7 +203,9 @@ describe('order metrics in the ad reports', () => {
     // D1: only 11-18 has ended its day 1 (nothing paid in that cohort): 0 over its 10.00.
     expect(c1.d1_roi).toBe(0);
     for (const k of ['d3_roi', 'd7_roi', 'd14_roi', 'd30_roi'] as const) expect(c1[k]).toBeNull();
-    expect(res.data.not_matured).toEqual(['d3_roi', 'd7_roi', 'd14_roi', 'd30_roi']);
+    expect(res.data.not_matured).toEqual(['d3_roi', 'd7_roi', 'd14_roi', 'd30_roi', 'd3_d0', 'd7_d0']);
+    // D1/D0 over 11-18 alone, whose cohort paid nothing: no base, no number.
+    expect(c1.d1_d0).toBeNull();
     // Sorting by a cohort metric works (the SQL formula agrees with the registry's).
     const sorted = await report({ level: 'ad', ...range, sort_field: 'd0_roi', sort_order: 'descend' });
     expect(sorted.data.list.map((r: any) => r.id)).toEqual([ids.a1, ids.a2]);
