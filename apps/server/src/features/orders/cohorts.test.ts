@@ -1,6 +1,7 @@
 import { metricValue, type MetricKey } from '@ads/contracts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as m0012 from '../../db/migrations/0012_cohorts.ts';
 import { buildTestApp, type TestApp } from '../../test/build-test-app.ts';
 import { createAdAccount, createSite, createUser } from '../../test/factories.ts';
 import { ingestEvents, type IngestSite } from './ingest.ts';
@@ -133,6 +134,17 @@ describe('cohort facts kept by the order intake', () => {
     expect(a2?.new_payers ?? 0).toBe(0);
     expect(a1).toMatchObject({ new_payers: 1 });
     expect(Number(a1.cohort_d1_usd_cents)).toBe(500);
+  });
+});
+
+describe('the migration', () => {
+  it('builds from orders stored before it exactly what the intake keeps', async () => {
+    const snapshot = () => sql`select * from ad_order_daily order by ad_platform_id, day`.execute(t.db).then((r) => r.rows.map((row: any) => ({ ...row, updated_at: null })));
+    const kept = await snapshot();
+    expect(kept.length).toBeGreaterThan(5);
+    await m0012.down(t.db as never);
+    await m0012.up(t.db as never);
+    expect(await snapshot()).toEqual(kept);
   });
 });
 
