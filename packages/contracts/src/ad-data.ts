@@ -79,6 +79,10 @@ export const adReportResultSchema = pageResultSchema(adReportRowSchema).extend({
   totals: metricValues,
   previous_totals: metricValues.nullable(),
   previous_range: z.object({ date_from: z.string(), date_to: z.string() }).nullable(),
+  /** Cohort metrics (Dn ROI) with no day of the range old enough yet: null in every row and the totals, shown as not matured. */
+  not_matured: z.array(metricKeySchema).default([]),
+  /** The same for the previous period. */
+  previous_not_matured: z.array(metricKeySchema).default([]),
   /** The oldest last insights sync of the ad accounts in view (ISO). */
   as_of: z.string().nullable(),
   report_timezone: z.string(),

@@ -37,7 +37,45 @@ export const FACT_COLUMNS = [
   'thruplays',
   'video_watch_ms',
 ] as const;
-export type FactColumn = (typeof FACT_COLUMNS)[number];
+export type InsightColumn = (typeof FACT_COLUMNS)[number];
+
+/** The cohort ages of cohort ROI, in days after the acquisition day (D0 = the day itself). */
+export const COHORT_DAYS = [0, 1, 3, 7, 14, 30] as const;
+export type CohortDay = (typeof COHORT_DAYS)[number];
+
+/**
+ * The order facts of a report row (issue 9, table ad_order_daily joined by ad and day), USD cents:
+ * revenue of the payment days (paid minus refunded that day), payers (each day's distinct payers,
+ * added up over days), new payers (buyers acquired), and per cohort age N the revenue of the
+ * cohorts whose day+N has ended (`cohort_dN_usd_cents`) beside the spend of those same days
+ * (`matured_spend_dN_usd_cents`), so Dn ROI never mixes matured and unfinished days; the D0
+ * revenue of the days matured at D1, D3 and D7 (`matured_d0_at_dN_usd_cents`) for the growth multipliers.
+ */
+export const ORDER_FACT_COLUMNS = [
+  'revenue_usd_cents',
+  'payers',
+  'new_payers',
+  'cohort_d0_usd_cents',
+  'cohort_d1_usd_cents',
+  'cohort_d3_usd_cents',
+  'cohort_d7_usd_cents',
+  'cohort_d14_usd_cents',
+  'cohort_d30_usd_cents',
+  'matured_spend_d0_usd_cents',
+  'matured_spend_d1_usd_cents',
+  'matured_spend_d3_usd_cents',
+  'matured_spend_d7_usd_cents',
+  'matured_spend_d14_usd_cents',
+  'matured_spend_d30_usd_cents',
+  'matured_d0_at_d1_usd_cents',
+  'matured_d0_at_d3_usd_cents',
+  'matured_d0_at_d7_usd_cents',
+] as const;
+export type OrderFactColumn = (typeof ORDER_FACT_COLUMNS)[number];
+
+/** Every summed column of a report row: the insights facts, then the order facts. */
+export const REPORT_COLUMNS = [...FACT_COLUMNS, ...ORDER_FACT_COLUMNS] as const;
+export type FactColumn = InsightColumn | OrderFactColumn;
 
 interface MetricBase {
   title: { zh: string; en: string };
@@ -69,7 +107,22 @@ export interface RatioMetric extends MetricBase {
   scale: number;
 }
 
-export type MetricDef = SumMetric | RatioMetric;
+/**
+ * Cohort ROI at age `day`: the Dn revenue of the cohorts whose day+N has ended ÷ the spend of
+ * those days. For a range whose first day+N has not ended yet nothing is matured: the value is
+ * `null` and the report lists the metric in `not_matured` (shown as not matured, never a number).
+ */
+export interface CohortMetric extends MetricBase {
+  kind: 'cohort';
+  day: CohortDay;
+  /** Cohort revenue at age `day`, over the matured days. */
+  revenue: OrderFactColumn;
+  /** The base over the same days: their spend (ROI), or their D0 revenue (growth multiplier). */
+  spend: OrderFactColumn;
+  scale: number;
+}
+
+export type MetricDef = SumMetric | RatioMetric | CohortMetric;
 
 const t = (zh: string, en: string) => ({ zh, en });
 
@@ -91,6 +144,9 @@ const sumMetrics = {
   video_p100: { kind: 'sum', column: 'video_p100', divisor: 1, title: t('完播', 'Watched 100%'), help: t('播放完成的次数', 'Plays that reached the end'), unit: 'count', decimals: 0, better: 'up', source: 'insights', hourly: false, defaultVisible: false },
   thruplays: { kind: 'sum', column: 'thruplays', divisor: 1, title: t('ThruPlay', 'ThruPlays'), help: t('播放完成或至少 15 秒的次数', 'Plays to the end or for at least 15 seconds'), unit: 'count', decimals: 0, better: 'up', source: 'insights', hourly: false, defaultVisible: false },
   video_watch_time: { kind: 'sum', column: 'video_watch_ms', divisor: 1000, title: t('观看时长（秒）', 'Watch time (s)'), help: t('所有播放的观看时长合计', 'Total watch time of all plays'), unit: 'seconds', decimals: 0, better: 'up', source: 'insights', hourly: false, defaultVisible: false },
+  revenue: { kind: 'sum', column: 'revenue_usd_cents', divisor: 100, title: t('收入', 'Revenue'), help: t('归因到广告的订单金额减退款（美元，按付款日汇率），按付款日计', 'Attributed order revenue minus refunds, in USD at each payment day’s rate, by payment day'), unit: 'usd', decimals: 2, better: 'up', source: 'orders', hourly: false, defaultVisible: true },
+  payers: { kind: 'sum', column: 'payers', divisor: 1, title: t('付费人数', 'Payers'), help: t('每天付费的用户数（多天相加）', 'Users who paid each day, added up over the days'), unit: 'count', decimals: 0, better: 'up', source: 'orders', hourly: false, defaultVisible: false },
+  new_payers: { kind: 'sum', column: 'new_payers', divisor: 1, title: t('新付费人数', 'New payers'), help: t('当天由广告获得的首次付费用户', 'Buyers acquired by the ad that day (first paid order)'), unit: 'count', decimals: 0, better: 'up', source: 'orders', hourly: false, defaultVisible: true },
 } as const satisfies Record<string, SumMetric>;
 
 export type SumMetricKey = keyof typeof sumMetrics;
@@ -104,9 +160,58 @@ const ratioMetrics = {
   pixel_roas: { kind: 'ratio', numerator: 'purchase_value', denominator: 'spend', scale: 1, title: t('ROAS（像素）', 'ROAS (pixel)'), help: t('像素购买金额 ÷ 花费', 'Pixel purchase value ÷ spend'), unit: 'ratio', decimals: 2, better: 'up', source: 'insights', hourly: false, defaultVisible: true },
   thruplay_rate: { kind: 'ratio', numerator: 'thruplays', denominator: 'video_plays', scale: 100, title: t('ThruPlay 率', 'ThruPlay rate'), help: t('ThruPlay ÷ 视频播放', 'ThruPlays ÷ video plays'), unit: 'percent', decimals: 2, better: 'up', source: 'insights', hourly: false, defaultVisible: false },
   avg_watch_time: { kind: 'ratio', numerator: 'video_watch_time', denominator: 'video_plays', scale: 1, title: t('平均观看时长（秒）', 'Avg. watch time (s)'), help: t('观看时长 ÷ 视频播放', 'Watch time ÷ video plays'), unit: 'seconds', decimals: 1, better: 'up', source: 'insights', hourly: false, defaultVisible: false },
+  roi: { kind: 'ratio', numerator: 'revenue', denominator: 'spend', scale: 100, title: t('ROI', 'ROI'), help: t('区间内归因收入 ÷ 花费', 'Attributed revenue in the range ÷ spend'), unit: 'percent', decimals: 2, better: 'up', source: 'orders', hourly: false, defaultVisible: true },
+  cpa: { kind: 'ratio', numerator: 'spend', denominator: 'new_payers', scale: 1, title: t('付费成本', 'CPA'), help: t('花费 ÷ 新付费人数', 'Spend ÷ new payers'), unit: 'usd', decimals: 2, better: 'down', source: 'orders', hourly: false, defaultVisible: true },
+  arppu: { kind: 'ratio', numerator: 'revenue', denominator: 'payers', scale: 1, title: t('ARPPU', 'ARPPU'), help: t('收入 ÷ 付费人数', 'Revenue ÷ payers'), unit: 'usd', decimals: 2, better: 'up', source: 'orders', hourly: false, defaultVisible: false },
 } as const satisfies Record<string, RatioMetric>;
 
-export const metrics = { ...sumMetrics, ...ratioMetrics } as const satisfies Record<string, MetricDef>;
+const cohort = (day: CohortDay, title: { zh: string; en: string }, defaultVisible: boolean) =>
+  ({
+    kind: 'cohort',
+    day,
+    revenue: `cohort_d${day}_usd_cents`,
+    spend: `matured_spend_d${day}_usd_cents`,
+    scale: 100,
+    title,
+    help: t(`投放日获得的用户到第 ${day} 天结束的收入（减退款）÷ 当日花费；未满 ${day} 天的日期不计入`, `Revenue of the day's acquired buyers up to the end of day ${day} (minus refunds) ÷ that day's spend; days not ${day} days old yet are left out`),
+    unit: 'percent',
+    decimals: 2,
+    better: 'up',
+    source: 'orders',
+    hourly: false,
+    defaultVisible,
+  }) as const satisfies CohortMetric;
+
+const growth = (day: 1 | 3 | 7) =>
+  ({
+    kind: 'cohort',
+    day,
+    revenue: `cohort_d${day}_usd_cents`,
+    spend: `matured_d0_at_d${day}_usd_cents`,
+    scale: 1,
+    title: t(`D${day}/D0 倍数`, `D${day}/D0 multiple`),
+    help: t(`D${day} 收入 ÷ 首日收入（同一批已满 ${day} 天的投放日）`, `D${day} revenue ÷ D0 revenue of the same cohorts (days ${day} days old or more)`),
+    unit: 'ratio',
+    decimals: 2,
+    better: 'up',
+    source: 'orders',
+    hourly: false,
+    defaultVisible: false,
+  }) as const satisfies CohortMetric;
+
+const cohortMetrics = {
+  d0_roi: cohort(0, t('首日 ROI', 'D0 ROI'), true),
+  d1_roi: cohort(1, t('D1 ROI', 'D1 ROI'), true),
+  d3_roi: cohort(3, t('D3 ROI', 'D3 ROI'), false),
+  d7_roi: cohort(7, t('D7 ROI', 'D7 ROI'), true),
+  d14_roi: cohort(14, t('D14 ROI', 'D14 ROI'), false),
+  d30_roi: cohort(30, t('D30 ROI', 'D30 ROI'), false),
+  d1_d0: growth(1),
+  d3_d0: growth(3),
+  d7_d0: growth(7),
+} as const satisfies Record<string, CohortMetric>;
+
+export const metrics = { ...sumMetrics, ...ratioMetrics, ...cohortMetrics } as const satisfies Record<string, MetricDef>;
 export type MetricKey = keyof typeof metrics;
 export const METRIC_KEYS = Object.keys(metrics) as MetricKey[];
 export const SUM_METRIC_KEYS = Object.keys(sumMetrics) as SumMetricKey[];
@@ -122,6 +227,10 @@ export type FactSums = Partial<Record<FactColumn, number>>;
 export function metricValue(key: MetricKey, sums: FactSums): number | null {
   const def: MetricDef = metrics[key];
   if (def.kind === 'sum') return (sums[def.column] ?? 0) / def.divisor;
+  if (def.kind === 'cohort') {
+    const spend = sums[def.spend] ?? 0;
+    return spend === 0 ? null : ((sums[def.revenue] ?? 0) / spend) * def.scale;
+  }
   const num = metricValue(def.numerator, sums);
   const den = metricValue(def.denominator, sums);
   if (num === null || den === null || den === 0) return null;
@@ -134,13 +243,33 @@ export function factColumnsOf(keys: readonly MetricKey[]): FactColumn[] {
   const add = (key: MetricKey) => {
     const def: MetricDef = metrics[key];
     if (def.kind === 'sum') out.add(def.column);
-    else {
+    else if (def.kind === 'cohort') {
+      out.add(def.revenue);
+      out.add(def.spend);
+    } else {
       add(def.numerator);
       add(def.denominator);
     }
   };
   keys.forEach(add);
-  return FACT_COLUMNS.filter((c) => out.has(c));
+  return REPORT_COLUMNS.filter((c) => out.has(c));
+}
+
+/** `YYYY-MM-DD` plus n days. */
+const plusDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * The last cohort day whose day+N has ended, given today's report day: days up to it count in
+ * Dn ROI (a Dn of a day whose day+N is today or later is not matured).
+ */
+export const lastMaturedDay = (n: CohortDay, today: string) => plusDays(today, -n - 1);
+
+/** The cohort metrics with nothing matured in a range starting on `from` (null, shown as not matured). */
+export function notMaturedMetrics(from: string, today: string): MetricKey[] {
+  return METRIC_KEYS.filter((k) => {
+    const def: MetricDef = metrics[k];
+    return def.kind === 'cohort' && from > lastMaturedDay(def.day, today);
+  });
 }
 
 /** Change against a previous period as a fraction (0.25 = +25 %); null when either side is missing or the base is 0. */

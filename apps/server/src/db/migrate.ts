@@ -11,6 +11,7 @@ import * as m0008 from './migrations/0008_job_processes.ts';
 import * as m0009 from './migrations/0009_user_preferences.ts';
 import * as m0010 from './migrations/0010_ad_data.ts';
 import * as m0011 from './migrations/0011_orders.ts';
+import * as m0012 from './migrations/0012_cohorts.ts';
 
 /** Every migration, in order. Merged migrations are never edited; add a new one instead. */
 const migrations: Record<string, Migration> = {
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   '0009_user_preferences': m0009,
   '0010_ad_data': m0010,
   '0011_orders': m0011,
+  '0012_cohorts': m0012,
 };
 
 /** Brings the schema up to date; Kysely holds an advisory lock so concurrent servers take turns. */

@@ -571,6 +571,26 @@ export interface DB {
   order_events: OrderEventsTable;
 }
 
+// Cohort ROI facts (migration 0012_cohorts; features/orders/cohorts.ts).
+export interface AdOrderDailyTable {
+  ad_platform_id: string;
+  day: DateColumn;
+  revenue_usd_cents: number;
+  payers: number;
+  new_payers: number;
+  cohort_d0_usd_cents: number;
+  cohort_d1_usd_cents: number;
+  cohort_d3_usd_cents: number;
+  cohort_d7_usd_cents: number;
+  cohort_d14_usd_cents: number;
+  cohort_d30_usd_cents: number;
+  updated_at: Generated<Timestamp>;
+}
+
+export interface DB {
+  ad_order_daily: AdOrderDailyTable;
+}
+
 // ---------------------------------------------------------------------------------------------
 // User preferences (migration 0009_user_preferences; features/user-preferences). Merged into `DB` like the blocks above.
 

@@ -1,4 +1,4 @@
-import { FACT_COLUMNS, metrics, type FactColumn, type FactSums, type MetricDef, type MetricKey } from '@ads/contracts';
+import { COHORT_DAYS, FACT_COLUMNS, lastMaturedDay, metrics, REPORT_COLUMNS, type FactColumn, type FactSums, type MetricDef, type MetricKey } from '@ads/contracts';
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { escapeLike } from '../../lib/sql.ts';
@@ -38,6 +38,8 @@ export interface ReportQuery {
   sort?: { field: MetricKey | 'name'; order: 'asc' | 'desc' };
   limit: number;
   offset: number;
+  /** Today's report day: cohort figures (Dn) only count days whose day+N has ended. */
+  today: string;
 }
 
 export interface ReportRowRaw {
@@ -87,12 +89,41 @@ function factWhere(q: ReportQuery): RawBuilder<unknown> {
 
 const GROUP_KEY: Record<ReportLevel, string> = { optimizer: 'owner_user_id', account: 'ad_account_id', campaign: 'campaign_id', adset: 'adset_id', ad: 'ad_id' };
 
-/** `select <key> as k, sum(...) from <facts> f where … group by k` for a range. */
+/** The order facts stored per (ad platform id, day) in ad_order_daily (migration 0012_cohorts). */
+const STORED_ORDER_COLUMNS = ['revenue_usd_cents', 'payers', 'new_payers', ...COHORT_DAYS.map((n) => `cohort_d${n}_usd_cents`)] as const;
+
+/**
+ * The order facts as a fact table with the columns factWhere reads: ad_order_daily joined to the ad
+ * mirror by platform id (orders carry platform ids; an ad mirrored later counts from then on).
+ */
+function orderFacts(from: string, to: string): RawBuilder<unknown> {
+  const cols = sql.join(STORED_ORDER_COLUMNS.map((c) => sql`d.${sql.ref(c)}`));
+  return sql`(select o.id as ad_id, d.day, o.ad_account_id, o.campaign_id, o.adset_id, o.owner_user_id, c.platform, o.drama_id, o.product_id, ${cols}
+    from ad_order_daily d join ads o on o.platform_id = d.ad_platform_id join ad_campaigns c on c.id = o.campaign_id
+    where d.day >= ${from} and d.day <= ${to})`;
+}
+
+/**
+ * `select <key> as k, sum(...) from <facts> f where … group by k` for a range: the insights facts
+ * (campaign rollup or ad facts) and the order facts of the same scope and filters, added by key.
+ * Dn cohort revenue and the spend beside it only count days whose day+N has ended.
+ */
 function statsCte(q: ReportQuery, from: string, to: string): RawBuilder<unknown> {
   const table = usesCampaignRollup(q.level) ? sql.table('campaign_stats_daily') : sql.table('ad_stats_daily');
   const key = sql.ref(`f.${GROUP_KEY[q.level]}`);
-  const sums = sql.join(FACT_COLUMNS.map((c) => sql`sum(f.${sql.ref(c)})::bigint as ${sql.ref(c)}`));
-  return sql`select coalesce(${key}, 0) as k, ${sums} from ${table} f where ${factWhere({ ...q, from, to })} group by coalesce(${key}, 0)`;
+  const where = factWhere({ ...q, from, to });
+  const nulls = (cols: readonly string[]) => sql.join(cols.map((c) => sql`null::bigint as ${sql.ref(c)}`));
+  const own = (cols: readonly string[]) => sql.join(cols.map((c) => sql`f.${sql.ref(c)}`));
+  const insights = sql`select ${key} as g, f.day, ${own(FACT_COLUMNS)}, ${nulls(STORED_ORDER_COLUMNS)} from ${table} f where ${where}`;
+  const orders = sql`select ${key} as g, f.day, ${nulls(FACT_COLUMNS)}, ${own(STORED_ORDER_COLUMNS)} from ${orderFacts(from, to)} f where ${where}`;
+  const sums = [
+    ...FACT_COLUMNS.map((c) => sql`sum(u.${sql.ref(c)})::bigint as ${sql.ref(c)}`),
+    ...(['revenue_usd_cents', 'payers', 'new_payers'] as const).map((c) => sql`sum(u.${sql.ref(c)})::bigint as ${sql.ref(c)}`),
+    ...COHORT_DAYS.map((n) => sql`sum(u.${sql.ref(`cohort_d${n}_usd_cents`)}) filter (where u.day <= ${lastMaturedDay(n, q.today)})::bigint as ${sql.ref(`cohort_d${n}_usd_cents`)}`),
+    ...COHORT_DAYS.map((n) => sql`sum(u.spend_usd_cents) filter (where u.day <= ${lastMaturedDay(n, q.today)})::bigint as ${sql.ref(`matured_spend_d${n}_usd_cents`)}`),
+    ...([1, 3, 7] as const).map((n) => sql`sum(u.cohort_d0_usd_cents) filter (where u.day <= ${lastMaturedDay(n, q.today)})::bigint as ${sql.ref(`matured_d0_at_d${n}_usd_cents`)}`),
+  ];
+  return sql`select coalesce(u.g, 0) as k, ${sql.join(sums)} from (${insights} union all ${orders}) u group by coalesce(u.g, 0)`;
 }
 
 /** The row source of a level: objects (with their own filters) left-joined to the stats, or the stats' groups themselves. */
@@ -181,7 +212,7 @@ function rowsFrom(q: ReportQuery): RawBuilder<unknown> {
 
 function toSums(row: Record<string, unknown>): FactSums {
   const out: FactSums = {};
-  for (const c of FACT_COLUMNS) out[c as FactColumn] = row[c] == null ? 0 : Number(row[c]);
+  for (const c of REPORT_COLUMNS) out[c as FactColumn] = row[c] == null ? 0 : Number(row[c]);
   return out;
 }
 
@@ -192,7 +223,7 @@ export async function reportRows(db: Db, q: ReportQuery): Promise<{ rows: Report
   const base = sql`with s as (${statsCte(q, q.from, q.to)}), r as (${rowsFrom(q)})`;
   const page = await sql<Record<string, unknown>>`${base}
     select * from r order by ${sortExpr} ${order} nulls last, r.key ${order} limit ${q.limit} offset ${q.offset}`.execute(db);
-  const sums = sql.join(FACT_COLUMNS.map((c) => sql`coalesce(sum(r.${sql.ref(c)}), 0)::bigint as ${sql.ref(c)}`));
+  const sums = sql.join(REPORT_COLUMNS.map((c) => sql`coalesce(sum(r.${sql.ref(c)}), 0)::bigint as ${sql.ref(c)}`));
   const agg = await sql<Record<string, unknown>>`${base} select count(*)::int as total, ${sums} from r`.execute(db);
   const a = agg.rows[0] ?? {};
   return {
@@ -227,6 +258,7 @@ export async function reportRows(db: Db, q: ReportQuery): Promise<{ rows: Report
 function metricSqlOn(alias: string, key: MetricKey): RawBuilder<number | null> {
   const def: MetricDef = metrics[key];
   if (def.kind === 'sum') return sql`(coalesce(${sql.ref(`${alias}.${def.column}`)}, 0)::float8 / ${def.divisor})`;
+  if (def.kind === 'cohort') return sql`(coalesce(${sql.ref(`${alias}.${def.revenue}`)}, 0)::float8 / nullif(${sql.ref(`${alias}.${def.spend}`)}, 0) * ${def.scale})`;
   return sql`(${metricSqlOn(alias, def.numerator)} / nullif(${metricSqlOn(alias, def.denominator)}, 0) * ${def.scale})`;
 }
 
@@ -239,7 +271,7 @@ export async function previousSums(db: Db, q: ReportQuery, from: string, to: str
     const rows = await sql<Record<string, unknown>>`${base} select * from r where r.key in (${sql.join(keys)})`.execute(db);
     for (const r of rows.rows) byKey.set(Number(r.key), toSums(r));
   }
-  const sums = sql.join(FACT_COLUMNS.map((c) => sql`coalesce(sum(s.${sql.ref(c)}), 0)::bigint as ${sql.ref(c)}`));
+  const sums = sql.join(REPORT_COLUMNS.map((c) => sql`coalesce(sum(s.${sql.ref(c)}), 0)::bigint as ${sql.ref(c)}`));
   // Totals of the previous period over the same filters as the current rows.
   const cur = sql`with s as (${statsCte(prev, from, to)}), r as (${rowsFrom(q)})`;
   const agg = await sql<Record<string, unknown>>`${cur} select ${sums} from s where s.k in (select key from r)`.execute(db);

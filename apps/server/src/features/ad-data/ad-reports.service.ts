@@ -1,4 +1,4 @@
-import { METRIC_KEYS, metricChange, metricValue, textIn, type AdHourlyResult, type AdReportBody, type AdReportResult, type AdReportRow, type FactSums, type Lang, type MetricKey } from '@ads/contracts';
+import { METRIC_KEYS, metricChange, metricValue, notMaturedMetrics, textIn, type AdHourlyResult, type AdReportBody, type AdReportResult, type AdReportRow, type FactSums, type Lang, type MetricKey } from '@ads/contracts';
 import type { z } from 'zod';
 import type { adHourlyBodySchema } from '@ads/contracts';
 import type { Db } from '../../db/database.ts';
@@ -7,7 +7,7 @@ import type { Jobs } from '../../jobs/types.ts';
 import type { RequestContext } from '../../lib/actor.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { assertWithin, seesEverything, visibleAdAccountIds, visibleUserIds, type ScopeActor } from '../../lib/scope.ts';
-import { addDays, startOfDay } from '../../lib/tz.ts';
+import { addDays, dayIn, startOfDay } from '../../lib/tz.ts';
 import { currencyOffset } from '../../platform/currency.ts';
 import { AD_ACCOUNT_SYNC_JOB, type AdAccountSyncData } from './ad-data.jobs.ts';
 import { insightsSyncedAsOf, previousSums, reportRows, type ReportFilters, type ReportQuery, type ReportScope } from './ad-reports.repository.ts';
@@ -40,7 +40,7 @@ export async function reportScope(db: Db, actor: ScopeActor): Promise<ReportScop
   return { adAccountIds: await visibleAdAccountIds(db, actor), userIds: await visibleUserIds(db, actor) };
 }
 
-export function createAdReportService({ db, jobs, reportTimezone }: AdReportDeps) {
+export function createAdReportService({ db, clock, jobs, reportTimezone }: AdReportDeps) {
   async function queryOf(actor: ScopeActor, body: AdReportBody): Promise<ReportQuery> {
     if (body.date_from > body.date_to) throw new AppError('VALIDATION', { detail: 'date_from > date_to' }, 'date_from');
     if (dayCount(body.date_from, body.date_to) > MAX_RANGE_DAYS) throw new AppError('VALIDATION', { detail: `≤ ${MAX_RANGE_DAYS} days` }, 'date_to');
@@ -68,6 +68,7 @@ export function createAdReportService({ db, jobs, reportTimezone }: AdReportDeps
       sort: { field: sortField, order: body.sort_order === 'ascend' ? 'asc' : body.sort_order === 'descend' ? 'desc' : sortField === 'name' ? 'asc' : 'desc' },
       limit: body.page_size,
       offset: (body.page - 1) * body.page_size,
+      today: dayIn(clock.now().getTime(), reportTimezone),
     };
   }
 
@@ -117,6 +118,8 @@ export function createAdReportService({ db, jobs, reportTimezone }: AdReportDeps
       totals: valuesOf(totals),
       previous_totals: previous ? valuesOf(previous.totals) : null,
       previous_range: previousRange,
+      not_matured: notMaturedMetrics(q.from, q.today),
+      previous_not_matured: previousRange ? notMaturedMetrics(previousRange.date_from, q.today) : [],
       as_of: await asOf(q.scope),
       report_timezone: reportTimezone,
     };

@@ -6,6 +6,7 @@ import { currencyOffset } from '../../platform/currency.ts';
 import { rateBook } from '../../lib/fx.ts';
 import { parseLink } from '../../lib/link-template.ts';
 import { dayIn } from '../../lib/tz.ts';
+import { cohortPairsOfBuyers, refreshCohorts } from './cohorts.ts';
 import { contentHash, formatAmount, type OrderEvent } from './order-event.ts';
 
 // Storing checked order events (webhook batches and import chunks alike), in the caller's
@@ -104,10 +105,20 @@ const NO_ATTRIBUTION = { campaign_platform_id: null, adset_platform_id: null, ad
 const ORDER_LOCK = 727_011;
 
 export async function ingestEvents(trx: Db, ctx: IngestContext, items: IngestItem[]): Promise<IngestResult> {
+  if (!items.length) return { accepted: 0, paid: 0, refunded: 0, duplicates: 0, conflicts: [] };
+  await sql`select pg_advisory_xact_lock(${ORDER_LOCK}, ${ctx.site.id})`.execute(trx);
+  // Cohort facts of the buyers touched, before and after (attribution or acquisition day may move).
+  const users = [...new Set(items.map((i) => i.event.app_user_id))];
+  const orderNos = [...new Set(items.map((i) => i.event.order_no))];
+  const before = await cohortPairsOfBuyers(trx, ctx.site.id, users, orderNos);
+  const result = await ingestLocked(trx, ctx, items);
+  if (result.accepted > 0) await refreshCohorts(trx, [...before, ...(await cohortPairsOfBuyers(trx, ctx.site.id, users, orderNos))]);
+  return result;
+}
+
+async function ingestLocked(trx: Db, ctx: IngestContext, items: IngestItem[]): Promise<IngestResult> {
   const { site, lang } = ctx;
   const result: IngestResult = { accepted: 0, paid: 0, refunded: 0, duplicates: 0, conflicts: [] };
-  if (!items.length) return result;
-  await sql`select pg_advisory_xact_lock(${ORDER_LOCK}, ${site.id})`.execute(trx);
   const rateOn = await rateBook(trx, items.map((i) => i.event.currency));
   const usdCents: UsdCents = (minor, currency, at) => {
     const rate = rateOn(currency, dayIn(at.getTime(), ctx.reportTimezone));

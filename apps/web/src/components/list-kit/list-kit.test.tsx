@@ -198,4 +198,20 @@ describe('metric columns', () => {
     expect(totals.getAllByText('-')).toHaveLength(2);
     expect(totals.getByText('Total')).toBeTruthy();
   });
+
+  it('show a cohort metric with nothing matured as not matured in rows and totals, never a number', async () => {
+    mockApi({});
+    const columns = metricColumns<R>(['spend', 'd0_roi', 'd7_roi'], { lang: 'en', summary: { metrics: { spend: 60, d0_roi: 25, d7_roi: null } }, notMatured: ['d7_roi'], notMaturedText: 'Not matured' });
+    function Report() {
+      const list = useListQuery(pageBodySchema, { filterKeys: [] });
+      const result = useQuery({ queryKey: ['cohort'], queryFn: async () => ({ list: [{ id: 1, metrics: { spend: 30, d0_roi: 12.5, d7_roi: null } }], total: 1 }) });
+      return <ListTable<R, { list: R[]; total: number }> list={list} result={result} rowKey="id" columns={[{ key: 'id', title: 'Campaign', dataIndex: 'id', width: 160 }, ...columns]} empty={{ text: '' }} />;
+    }
+    renderScreen(<Report />, { url: '/r' });
+    const row = within((await screen.findByText('12.50%')).closest('tr')!);
+    expect(row.getByTestId('not-matured-d7_roi').textContent).toBe('Not matured');
+    const totals = within(screen.getByTestId('totals-row'));
+    expect(totals.getByTestId('not-matured-d7_roi').textContent).toBe('Not matured');
+    expect(totals.getByText('25.00%')).toBeTruthy();
+  });
 });

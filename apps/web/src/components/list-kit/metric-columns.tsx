@@ -26,6 +26,9 @@ interface Options {
   summary?: MetricSummary | null;
   /** Sortable on the server (reports sort by any metric). */
   sortable?: boolean;
+  /** Cohort metrics with nothing matured in the range (the report's `not_matured`): shown as `notMaturedText`, never a number. */
+  notMatured?: readonly MetricKey[];
+  notMaturedText?: string;
 }
 
 /** Up is good for most metrics, down for costs: the change is green when it goes the good way. */
@@ -53,8 +56,29 @@ function MetricCell({ k, value, previous, compare, lang }: { k: MetricKey; value
  * user's language, values formatted as exports format them, right-aligned, optionally with the
  * change against the previous period, and the totals row from the server's summary.
  */
-export function metricColumns<T extends MetricRow>(keys: readonly MetricKey[], { lang, compare = false, summary, sortable = true }: Options): ListColumn<T>[] {
+export function metricColumns<T extends MetricRow>(keys: readonly MetricKey[], { lang, compare = false, summary, sortable = true, notMatured = [], notMaturedText = '-' }: Options): ListColumn<T>[] {
   return keys.map((k) => {
+    if (notMatured.includes(k)) {
+      const cell = (
+        <Typography.Text type="secondary" data-testid={`not-matured-${k}`}>
+          {notMaturedText}
+        </Typography.Text>
+      );
+      return {
+        key: k,
+        title: (
+          <Tooltip title={metrics[k].help[lang]}>
+            <span>{metrics[k].title[lang]}</span>
+          </Tooltip>
+        ),
+        label: metrics[k].title[lang],
+        align: 'right',
+        width: compare ? 120 : 110,
+        sortable: false,
+        render: () => cell,
+        ...(summary ? { total: cell } : {}),
+      };
+    }
     const def: MetricDef = metrics[k];
     const title: ReactNode = (
       <Tooltip title={def.help[lang]}>

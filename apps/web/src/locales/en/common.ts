@@ -51,6 +51,7 @@ export default {
     retry: 'Retry',
   },
   table: {
+    notMatured: 'Not matured',
     total: '{{total}} in total',
     selected: '{{count}} selected',
     columns: 'Columns',

@@ -48,6 +48,7 @@ export default {
     retry: '重试',
   },
   table: {
+    notMatured: '未成熟',
     total: '共 {{total}} 条',
     selected: '已选 {{count}} 项',
     columns: '列设置',

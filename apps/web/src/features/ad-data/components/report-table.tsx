@@ -120,7 +120,7 @@ export function ReportTable({ level, list, result, compare, chooser, renderName,
     if (level === 'campaign' || level === 'adset') cols.push({ key: 'bid', title: t('fields.bid'), width: 110, align: 'right', render: (_, r) => minorMoney(r.bid_amount_minor, r.currency) });
     if (level === 'account') cols.push({ key: 'currency', title: t('fields.currency'), width: 90, render: (_, r) => r.ad_account?.currency ?? r.currency ?? '-' });
     // Report rows carry `previous: null` when not comparing; the kit's cells read undefined.
-    for (const c of metricColumns<MetricRow>(METRIC_KEYS, { lang, compare, summary })) {
+    for (const c of metricColumns<MetricRow>(METRIC_KEYS, { lang, compare, summary, notMatured: data?.not_matured ?? [], notMaturedText: tc('table.notMatured') })) {
       const cell = c.render;
       cols.push({ ...c, render: (v: unknown, r: AdReportRow, i: number) => cell?.(v, { metrics: r.metrics, previous: r.previous ?? undefined }, i) } as ListColumn<AdReportRow>);
     }

@@ -1,0 +1,74 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { Db } from '../../db/database.ts';
+
+// Cohort facts (migration 0012_cohorts): ad_order_daily per (ad platform id, REPORT_TIMEZONE day),
+// recomputed from orders, buyers and refunds for exactly the (ad, day) pairs an intake touched,
+// inside the intake's transaction, so reports are fresh as soon as the order is stored.
+
+/** The cohort ages kept, in days after the acquisition day. */
+export const COHORT_DAYS = [0, 1, 3, 7, 14, 30] as const;
+
+export interface AdDay {
+  ad: string;
+  day: string;
+}
+
+const key = (p: AdDay) => `${p.ad}|${p.day}`;
+
+function pairsValues(pairs: AdDay[]): RawBuilder<unknown> {
+  return sql`(values ${sql.join(pairs.map((p) => sql`(${p.ad}::text, ${p.day}::date)`))})`;
+}
+
+/**
+ * Every (ad, day) whose facts depend on these buyers: their acquisition day, the days their
+ * orders were paid and the days refunds were made (attributed buyers only).
+ */
+export async function cohortPairsOfBuyers(trx: Db, siteId: number, appUserIds: string[], orderNos: string[]): Promise<AdDay[]> {
+  if (!appUserIds.length && !orderNos.length) return [];
+  const users = appUserIds.length ? sql`b.app_user_id in (${sql.join(appUserIds)})` : sql`false`;
+  const byOrder = orderNos.length ? sql`b.id in (select buyer_id from orders where site_id = ${siteId} and order_no in (${sql.join(orderNos)}))` : sql`false`;
+  const rows = await sql<{ ad: string; day: string }>`
+    with bu as (select b.id, b.ad_platform_id, b.acquisition_day from order_buyers b where b.site_id = ${siteId} and (${users} or ${byOrder}))
+    select bu.ad_platform_id as ad, bu.acquisition_day::text as day from bu where bu.ad_platform_id is not null
+    union
+    select o.ad_platform_id, o.paid_day::text from orders o join bu on bu.id = o.buyer_id where o.ad_platform_id is not null
+    union
+    select o.ad_platform_id, r.refund_day::text from order_refunds r join orders o on o.id = r.order_id join bu on bu.id = o.buyer_id where o.ad_platform_id is not null`.execute(trx);
+  return rows.rows.map((r) => ({ ad: r.ad, day: String(r.day).slice(0, 10) }));
+}
+
+/** Recomputes ad_order_daily for the given (ad, day) pairs from the order tables (rows with nothing are removed). */
+export async function refreshCohorts(trx: Db, pairs: AdDay[]): Promise<void> {
+  const unique = [...new Map(pairs.map((p) => [key(p), p])).values()];
+  // Chunks keep the statements bounded for large imports.
+  for (let i = 0; i < unique.length; i += 500) {
+    const chunk = unique.slice(i, i + 500);
+    const p = pairsValues(chunk);
+    await sql`delete from ad_order_daily d using ${p} as p(ad, day) where d.ad_platform_id = p.ad and d.day = p.day`.execute(trx);
+    const cohortSums = sql.join(COHORT_DAYS.map((n) => sql`coalesce(sum(m.cents) filter (where m.at <= m.day + ${sql.lit(n)}), 0)::bigint as ${sql.ref(`cohort_d${n}_usd_cents`)}`));
+    const cohortCols = sql.join(COHORT_DAYS.map((n) => sql.ref(`cohort_d${n}_usd_cents`)));
+    const cohortPick = sql.join(COHORT_DAYS.map((n) => sql`coalesce(c.${sql.ref(`cohort_d${n}_usd_cents`)}, 0)`));
+    await sql`
+      with p(ad, day) as ${p},
+      bu as (select b.id, b.ad_platform_id as ad, b.acquisition_day as day from order_buyers b join p on b.ad_platform_id = p.ad and b.acquisition_day = p.day),
+      money as (
+        select bu.ad, bu.day, o.paid_day as at, coalesce(o.amount_usd_cents, 0) as cents from bu join orders o on o.buyer_id = bu.id
+        union all
+        select bu.ad, bu.day, r.refund_day, -coalesce(r.amount_usd_cents, 0) from bu join orders o on o.buyer_id = bu.id join order_refunds r on r.order_id = o.id
+      ),
+      c as (
+        select n.ad, n.day, n.new_payers, ${cohortSums}
+        from (select ad, day, count(*)::int as new_payers from bu group by ad, day) n left join money m on m.ad = n.ad and m.day = n.day
+        group by n.ad, n.day, n.new_payers
+      ),
+      paid as (
+        select o.ad_platform_id as ad, o.paid_day as day, coalesce(o.amount_usd_cents, 0) as cents, o.buyer_id from orders o join p on o.ad_platform_id = p.ad and o.paid_day = p.day
+        union all
+        select o.ad_platform_id, r.refund_day, -coalesce(r.amount_usd_cents, 0), null from order_refunds r join orders o on o.id = r.order_id join p on o.ad_platform_id = p.ad and r.refund_day = p.day
+      ),
+      d as (select ad, day, sum(cents)::bigint as revenue, count(distinct buyer_id)::int as payers from paid group by ad, day)
+      insert into ad_order_daily (ad_platform_id, day, revenue_usd_cents, payers, new_payers, ${cohortCols})
+      select coalesce(c.ad, d.ad), coalesce(c.day, d.day), coalesce(d.revenue, 0), coalesce(d.payers, 0), coalesce(c.new_payers, 0), ${cohortPick}
+      from c full join d on d.ad = c.ad and d.day = c.day`.execute(trx);
+  }
+}
