@@ -12,6 +12,7 @@ import {
   editDepartmentBodySchema,
   editRoleBodySchema,
   editUserBodySchema,
+  exportUsersBodySchema,
   listRolesBodySchema,
   listUsersBodySchema,
   roleSchema,
@@ -62,7 +63,7 @@ export const session = {
 /** sys-users of SPEC.md §7 / API.md "System management". */
 export const sysUsers = {
   list: define({ path: '/sys-users/list', body: listUsersBodySchema, answer: pageResultSchema(sysUserSchema), allow: ACCOUNTS, tag: 'sys-users' }),
-  export: define({ path: '/sys-users/export', body: listUsersBodySchema, answer: 'xlsx', allow: ACCOUNTS, tag: 'sys-users' }),
+  export: define({ path: '/sys-users/export', body: exportUsersBodySchema, answer: 'xlsx', allow: ACCOUNTS, tag: 'sys-users' }),
   create_account: define({ path: '/sys-users/create_account', body: createUserBodySchema, answer: createUserResultSchema, allow: ACCOUNTS, tag: 'sys-users' }),
   edit_account: define({ path: '/sys-users/edit_account', body: editUserBodySchema, answer: sysUserSchema, allow: ACCOUNTS, tag: 'sys-users' }),
   delete_user: define({ path: '/sys-users/delete_user', body: idBodySchema, answer: noDataSchema, allow: ACCOUNTS, tag: 'sys-users' }),
