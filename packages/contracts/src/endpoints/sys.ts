@@ -21,6 +21,7 @@ import {
   sysUserSchema,
 } from '../sys.ts';
 import { define } from './define.ts';
+import { SESSION_CALLS } from './session-calls.ts';
 
 /** The answer of calls that write and answer nothing but success. */
 export const noDataSchema = z.null();
@@ -52,9 +53,9 @@ const ROLE_READ = ['/sys/role', ...ACCOUNTS] as const;
 
 /** Login, logout, the session user (SPEC.md §7, API.md "Session") and health. */
 export const session = {
-  login: define({ path: '/login', body: loginBodySchema, answer: loginResultSchema, allow: 'public', tag: 'session', summary: 'Log in with account and MD5 password' }),
-  logout: define({ path: '/logout', answer: noDataSchema, allow: 'user', tag: 'session', summary: 'End the current session' }),
-  get_user_info: define({ path: '/sys-users/get_user_info', method: 'GET', answer: userInfoSchema, allow: 'user', tag: 'session', summary: 'The current user with permitted paths' }),
+  login: define({ ...SESSION_CALLS.login, body: loginBodySchema, answer: loginResultSchema, allow: 'public', tag: 'session', summary: 'Log in with account and MD5 password' }),
+  logout: define({ ...SESSION_CALLS.logout, answer: noDataSchema, allow: 'user', tag: 'session', summary: 'End the current session' }),
+  get_user_info: define({ ...SESSION_CALLS.get_user_info, answer: userInfoSchema, allow: 'user', tag: 'session', summary: 'The current user with permitted paths' }),
   health: define({ path: '/health', method: 'GET', answer: healthSchema, allow: 'public', tag: 'system' }),
   /** Liveness without touching the database (load balancers; the bench's baseline route). */
   live: define({ path: '/health/live', method: 'GET', answer: z.object({ live: z.literal(true) }), allow: 'public', tag: 'system' }),
