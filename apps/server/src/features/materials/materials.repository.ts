@@ -1,7 +1,7 @@
 import { formatMessage, type ErrorKey, type Lang, type ListMaterialsBody, type ListPushesBody, type MaterialFacets, type PushCounts, type PushState } from '@ads/contracts';
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import type { DB } from '../../db/schema.ts';
+import type { DB, MaterialPushState } from '../../db/schema.ts';
 import { escapeLike, iso } from '../../lib/sql.ts';
 
 /**
@@ -271,4 +271,107 @@ export function findPushes(db: Db, filter: { ids?: readonly number[]; materialId
   if (filter.ids) q = q.where('mp.id', 'in', filter.ids.length ? filter.ids : [0]);
   if (filter.materialId) q = q.where('mp.material_id', '=', filter.materialId);
   return q.select(['mp.id', 'mp.material_id', 'mp.ad_account_id', 'mp.state', 'm.file_name']).execute();
+}
+
+// ---------------------------------------------------------------------------------------------
+// The push jobs (materials.jobs.ts).
+
+/** A push with its material and ad account, as the push job works on it. */
+export interface PushRow {
+  id: number;
+  material_id: number;
+  ad_account_id: number;
+  state: MaterialPushState;
+  platform_ref: string | null;
+  upload_session_id: string | null;
+  attempts: number;
+  account_platform_id: string;
+  account_name: string;
+  kind: 'video' | 'image';
+  file_name: string;
+  md5: string;
+  size_bytes: number;
+  storage_key: string;
+  deleted_at: Date | null;
+}
+
+/** `taskId`: only pushes of that task (or of none): a push queued again by a later task is that task's. */
+export function loadPushes(db: Db, filter: { ids?: readonly number[]; states: readonly MaterialPushState[]; taskId?: number }) {
+  let q = db
+    .selectFrom('material_pushes as mp')
+    .innerJoin('materials as m', 'm.id', 'mp.material_id')
+    .innerJoin('ad_accounts as a', 'a.id', 'mp.ad_account_id')
+    .select([
+      'mp.id',
+      'mp.material_id',
+      'mp.ad_account_id',
+      'mp.state',
+      'mp.platform_ref',
+      'mp.upload_session_id',
+      'mp.attempts',
+      'a.platform_id as account_platform_id',
+      'a.name as account_name',
+      'm.kind',
+      'm.file_name',
+      'm.md5',
+      'm.size_bytes',
+      'm.storage_key',
+      'm.deleted_at',
+    ])
+    .where('mp.state', 'in', filter.states);
+  if (filter.ids) q = q.where('mp.id', 'in', filter.ids.length ? filter.ids : [0]);
+  const taskId = filter.taskId;
+  if (taskId !== undefined) q = q.where((eb) => eb.or([eb('mp.task_id', '=', taskId), eb('mp.task_id', 'is', null)]));
+  return q.orderBy('mp.id').execute() as Promise<PushRow[]>;
+}
+
+/** Writes a push's state and what came with it. */
+export async function updatePush(db: Db, id: number, values: Partial<{ state: MaterialPushState; platform_ref: string | null; upload_session_id: string | null; error: string | null; error_key: string | null; error_params: string | null; attempts: number; finished_at: Date | null }>, now: Date) {
+  await db
+    .updateTable('material_pushes')
+    .set({ ...values, updated_at: now })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Personal accounts with a usable token that reach an ad account: valid ones first, then the freshest. */
+export function tokensReaching(db: Db, adAccountId: number) {
+  return db
+    .selectFrom('personal_account_ad_accounts as l')
+    .innerJoin('personal_accounts as pa', 'pa.id', 'l.personal_account_id')
+    .select(['pa.id', 'pa.token_enc'])
+    .where('l.ad_account_id', '=', adAccountId)
+    .where('l.reachable', '=', true)
+    .where('pa.deleted_at', 'is', null)
+    .where('pa.token_enc', 'is not', null)
+    .where('pa.status', '!=', 'invalid')
+    .orderBy('pa.status', 'desc') // 'valid' before 'expiring'
+    .orderBy('pa.last_synced_at', (ob) => ob.desc().nullsLast())
+    .orderBy('pa.id')
+    .execute();
+}
+
+/** The pushes of a task (or of none) among `ids`, with how they ended. */
+export function taskPushOutcomes(db: Db, ids: readonly number[], taskId: number) {
+  return db
+    .selectFrom('material_pushes as mp')
+    .innerJoin('materials as m', 'm.id', 'mp.material_id')
+    .innerJoin('ad_accounts as a', 'a.id', 'mp.ad_account_id')
+    .select(['mp.state', 'mp.error', 'mp.error_key', 'mp.error_params', 'm.file_name', 'a.name as account_name'])
+    .where('mp.id', 'in', ids.length ? [...ids] : [0])
+    .where((eb) => eb.or([eb('mp.task_id', '=', taskId), eb('mp.task_id', 'is', null)]))
+    .execute();
+}
+
+/** Marks failed the pending or uploading pushes with no live run behind them (cancelled, or out of retries). */
+export function failOrphanPushes(db: Db, now: Date) {
+  return db
+    .updateTable('material_pushes as mp')
+    .set({ state: 'failed', error: null, error_key: 'PUSH_INTERRUPTED', error_params: null, upload_session_id: null, updated_at: now, finished_at: now })
+    .where('mp.state', 'in', ['pending', 'uploading'])
+    .where((eb) =>
+      eb.not(eb.exists(eb.selectFrom('job_runs as r').select('r.id').whereRef('r.id', '=', 'mp.task_id').where('r.status', 'in', ['queued', 'running']))),
+    )
+    .returning('mp.id')
+    .execute();
 }

@@ -124,3 +124,27 @@ export async function findPersonalAccount(db: Db, id: number, lang: Lang, now: D
 export function findPersonalAccountRow(db: Db, id: number) {
   return db.selectFrom('personal_accounts').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
 }
+
+/** Queued runs of `jobName` that continue a paused sync (their data holds `resume`), except one run. */
+export function queuedContinuationRuns(db: Db, jobName: string, exceptRunId: number) {
+  return db
+    .selectFrom('job_runs')
+    .select(['id', 'data'])
+    .where('job_name', '=', jobName)
+    .where('status', '=', 'queued')
+    .where('id', '!=', exceptRunId)
+    .where(sql<boolean>`data -> 'resume' is not null`)
+    .execute();
+}
+
+/** Connected personal accounts (a token stored) by id: the listed ones, or without ids every one whose token is not known invalid. */
+export function connectedAccountsToSync(db: Db, ids: readonly number[] | undefined) {
+  let q = db.selectFrom('personal_accounts').select(['id', 'name', 'last_synced_at']).where('deleted_at', 'is', null).where('token_enc', 'is not', null);
+  q = ids ? q.where('id', 'in', ids.length ? [...ids] : [0]) : q.where('status', '!=', 'invalid');
+  return q.orderBy('id').execute();
+}
+
+/** Every connected personal account (a token stored), by id. */
+export function connectedAccounts(db: Db) {
+  return db.selectFrom('personal_accounts').select(['id', 'name']).where('deleted_at', 'is', null).where('token_enc', 'is not', null).orderBy('id').execute();
+}
