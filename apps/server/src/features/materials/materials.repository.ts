@@ -1,5 +1,5 @@
-import { formatMessage, type ErrorKey, type Lang, type ListMaterialsBody, type ListPushesBody, type MaterialFacets, type PushCounts, type PushState } from '@ads/contracts';
-import { sql, type ExpressionBuilder } from 'kysely';
+import { formatMessage, IS_ADMIN_SUPER, type ErrorKey, type Lang, type ListMaterialsBody, type ListPushesBody, type MaterialFacets, type PushCounts, type PushState } from '@ads/contracts';
+import { sql, type ExpressionBuilder, type Insertable, type Updateable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { DB, MaterialPushState } from '../../db/schema.ts';
 import { escapeLike, iso } from '../../lib/sql.ts';
@@ -373,5 +373,105 @@ export function failOrphanPushes(db: Db, now: Date) {
       eb.not(eb.exists(eb.selectFrom('job_runs as r').select('r.id').whereRef('r.id', '=', 'mp.task_id').where('r.status', 'in', ['queued', 'running']))),
     )
     .returning('mp.id')
+    .execute();
+}
+
+// ---------------------------------------------------------------------------------------------
+// What materials.service.ts writes and checks.
+
+export function liveMaterialIds(db: Db, ids: readonly number[]) {
+  return db.selectFrom('materials').select('id').where('id', 'in', [...ids]).where('deleted_at', 'is', null).execute();
+}
+
+export async function liveDramaExists(db: Db, id: number): Promise<boolean> {
+  return Boolean(await db.selectFrom('dramas').select('id').where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst());
+}
+
+export async function liveProductExists(db: Db, id: number): Promise<boolean> {
+  return Boolean(await db.selectFrom('products').select('id').where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst());
+}
+
+/** A user who may be named as a material's editor: not deleted, not the super admin. */
+export async function editorExists(db: Db, id: number): Promise<boolean> {
+  return Boolean(await db.selectFrom('users').select('id').where('id', '=', id).where('deleted_at', 'is', null).where('is_admin', '!=', IS_ADMIN_SUPER).executeTakeFirst());
+}
+
+/** Stamps pushes with the task that carries them (1000 ids per statement). */
+export async function stampPushTask(trx: Db, pushIds: readonly number[], taskId: number) {
+  for (let i = 0; i < pushIds.length; i += 1000) {
+    await trx.updateTable('material_pushes').set({ task_id: taskId }).where('id', 'in', pushIds.slice(i, i + 1000)).execute();
+  }
+}
+
+export async function updateMaterial(trx: Db, id: number, set: Updateable<DB['materials']>) {
+  await trx.updateTable('materials').set(set).where('id', '=', id).execute();
+}
+
+/** Soft delete; pushes still on their way fail, as they cannot finish without the file. */
+export async function softDeleteMaterials(trx: Db, ids: readonly number[], now: Date) {
+  await trx.updateTable('materials').set({ deleted_at: now, updated_at: now }).where('id', 'in', [...ids]).where('deleted_at', 'is', null).execute();
+  await trx
+    .updateTable('material_pushes')
+    .set({ state: 'failed', error: null, error_key: 'PUSH_MATERIAL_GONE', error_params: null, updated_at: now, finished_at: now })
+    .where('material_id', 'in', [...ids])
+    .where('state', 'in', ['pending', 'uploading'])
+    .execute();
+}
+
+/** A finished upload of this user. */
+export function findUpload(db: Db, uploadId: string, userId: number) {
+  return db.selectFrom('material_uploads').select(['material_id', 'status', 'size_bytes']).where('id', '=', uploadId).where('user_id', '=', userId).executeTakeFirst();
+}
+
+/** Records what an upload became; `ignoreExisting`: an upload already recorded stays as it is. */
+export async function recordUpload(db: Db, values: Insertable<DB['material_uploads']>, opts: { ignoreExisting?: boolean } = {}) {
+  let q = db.insertInto('material_uploads').values(values);
+  if (opts.ignoreExisting) q = q.onConflict((oc) => oc.column('id').doNothing());
+  await q.execute();
+}
+
+export function liveMaterialWithMd5(db: Db, md5: string) {
+  return db.selectFrom('materials').select('id').where('md5', '=', md5).where('deleted_at', 'is', null).executeTakeFirst();
+}
+
+export function insertMaterial(trx: Db, values: Insertable<DB['materials']>) {
+  return trx.insertInto('materials').values(values).returning('id').executeTakeFirstOrThrow();
+}
+
+/** What the signed file routes serve of a (not deleted) material. */
+export function materialFile(db: Db, id: number) {
+  return db.selectFrom('materials').select(['storage_key', 'thumb_key', 'mime_type', 'size_bytes', 'md5', 'file_name']).where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+}
+
+export function existingAdAccountIds(db: Db, ids: readonly number[]) {
+  return db.selectFrom('ad_accounts').select('id').where('id', 'in', [...ids]).execute();
+}
+
+export function existingPushIds(db: Db, ids: readonly number[]) {
+  return db.selectFrom('material_pushes').select('id').where('id', 'in', [...ids]).execute();
+}
+
+/** New pushes of the pairs; a pair already pushed or on its way is left alone, a failed one queued again. Answers the queued ids. */
+export function insertPushes(trx: Db, pairs: readonly { material_id: number; ad_account_id: number }[], pushedBy: number, now: Date) {
+  return trx
+    .insertInto('material_pushes')
+    .values(pairs.map((p) => ({ ...p, state: 'pending' as const, pushed_by: pushedBy, created_at: now, updated_at: now })))
+    .onConflict((oc) =>
+      oc
+        .columns(['material_id', 'ad_account_id'])
+        .doUpdateSet({ state: 'pending', error: null, error_key: null, error_params: null, pushed_by: pushedBy, updated_at: now, finished_at: null })
+        .where('material_pushes.state', '=', 'failed'),
+    )
+    .returning('id')
+    .execute();
+}
+
+/** Failed pushes among `ids` are pending again. */
+export async function requeueFailedPushes(trx: Db, ids: readonly number[], pushedBy: number, now: Date) {
+  await trx
+    .updateTable('material_pushes')
+    .set({ state: 'pending', error: null, error_key: null, error_params: null, pushed_by: pushedBy, updated_at: now, finished_at: null })
+    .where('id', 'in', [...ids])
+    .where('state', '=', 'failed')
     .execute();
 }
