@@ -1,8 +1,7 @@
-import type { UserInfo } from '@ads/contracts';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from '@/app/app';
-import { request } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 import '@/lib/i18n';
 import '@/lib/theme';
 import { useSession } from '@/stores/session-store';
@@ -11,7 +10,8 @@ import './styles.css';
 // Starting with a token: fetch the user info and merge it in, keeping the token (SPEC.md §4).
 // Failures are only logged (§8); a 401 is handled by the request layer.
 if (useSession.getState().token) {
-  request<UserInfo>('/sys-users/get_user_info', undefined, { method: 'GET', quiet: true })
+  api.session
+    .get_user_info(undefined, { quiet: true })
     .then((info) => useSession.getState().setUserInfo(info))
     .catch((err: unknown) => {
       console.error('get_user_info failed', err);

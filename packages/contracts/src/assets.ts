@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { flagInput, idSchema, pageBodySchema, pageResultSchema } from './envelope.ts';
+import { exportColumnsSchema, flagInput, idSchema, pageBodySchema, pageResultSchema } from './envelope.ts';
 import { CATALOG_EXTERNAL_ID_MAX, CATALOG_FILE_PATTERN, CATALOG_NAME_MAX, CATALOG_TAG_MAX, CATALOG_TAGS_MAX, DOMAIN_PATTERN, LINK_TEMPLATE_MAX, LINK_TEMPLATE_MIN, LINK_TEMPLATE_PATTERN, REMARK_MAX, SITE_NAME_MAX } from './rules.ts';
 import { platformSchema } from './session.ts';
 import { httpUrl, text } from './text.ts';
@@ -173,6 +173,9 @@ export const listAdAccountsBodySchema = pageBodySchema.extend({
   hosted: flagInput.optional(),
 });
 export type ListAdAccountsBody = z.infer<typeof listAdAccountsBodySchema>;
+/** The ad account table's columns an export can hold (keyed as the web table's, in its order). */
+export const AD_ACCOUNT_EXPORT_COLUMNS = ['name', 'account_status', 'currency', 'timezone', 'balance', 'spend_cap', 'amount_spent', 'business', 'personal_accounts', 'users', 'platform', 'hosted', 'remark', 'last_synced_at'] as const;
+export const exportAdAccountsBodySchema = listAdAccountsBodySchema.extend({ columns: exportColumnsSchema(AD_ACCOUNT_EXPORT_COLUMNS) });
 
 export const assignUsersBodySchema = z.object({ ad_account_ids: ids, user_ids: z.array(idSchema).max(500), mode: assignModeSchema });
 export const setAdAccountPlatformBodySchema = z.object({ ad_account_ids: ids, platform: platformSchema.nullable() });
@@ -360,6 +363,9 @@ export const listDramasBodySchema = pageBodySchema.extend({
   tag: text().trim().max(32).optional(),
 });
 export type ListDramasBody = z.infer<typeof listDramasBodySchema>;
+/** The drama table's columns an export can hold (keyed as the web table's, in its order). */
+export const DRAMA_EXPORT_COLUMNS = ['cover', 'name', 'language', 'episode_count', 'tags', 'test_status', 'created_at'] as const;
+export const exportDramasBodySchema = listDramasBodySchema.extend({ columns: exportColumnsSchema(DRAMA_EXPORT_COLUMNS) });
 export const createDramaBodySchema = z.object({
   site_id: idSchema,
   external_id: text().trim().min(1).max(CATALOG_EXTERNAL_ID_MAX),
@@ -396,6 +402,9 @@ export const listProductsBodySchema = pageBodySchema.extend({
   tag: text().trim().max(32).optional(),
 });
 export type ListProductsBody = z.infer<typeof listProductsBodySchema>;
+/** The product table's columns an export can hold (keyed as the web table's, in its order). */
+export const PRODUCT_EXPORT_COLUMNS = ['cover', 'name', 'url', 'price', 'tags', 'created_at'] as const;
+export const exportProductsBodySchema = listProductsBodySchema.extend({ columns: exportColumnsSchema(PRODUCT_EXPORT_COLUMNS) });
 export const createProductBodySchema = z.object({
   site_id: idSchema,
   external_id: text().trim().min(1).max(CATALOG_EXTERNAL_ID_MAX),

@@ -7,3 +7,4 @@ export * from './routes.ts';
 export * from './paths.ts';
 export * from './rules.ts';
 export * from './endpoints/define.ts';
+export * from './endpoints/session-calls.ts';

@@ -32,6 +32,19 @@ export const pageBodySchema = z.object({
 });
 export type PageBody = z.infer<typeof pageBodySchema>;
 
+/**
+ * An export body's `columns`: the keys of the columns the list shows, in their order; the file
+ * holds those columns only. Unknown or repeated keys are refused. Absent: the export's default set.
+ */
+export function exportColumnsSchema<const K extends readonly [string, ...string[]]>(keys: K) {
+  return z
+    .array(z.enum(keys))
+    .min(1)
+    .max(keys.length)
+    .refine((a) => new Set(a).size === a.length, { message: 'Each column once' })
+    .optional();
+}
+
 export function pageResultSchema<T extends z.ZodType>(row: T) {
   return z.object({ list: z.array(row), total: z.number().int() });
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idSchema, numberInput, pageBodySchema } from './envelope.ts';
+import { exportColumnsSchema, idSchema, numberInput, pageBodySchema } from './envelope.ts';
 import { ACCOUNT_MAX, ACCOUNT_MIN, ACCOUNT_PATTERN, NAME_MAX, REMARK_MAX } from './rules.ts';
 import { assetScopeSchema, md5HexSchema, platformSchema } from './session.ts';
 import { text } from './text.ts';
@@ -49,6 +49,9 @@ export const listUsersBodySchema = pageBodySchema.extend({
   status: userStatusSchema.optional(),
 });
 export type ListUsersBody = z.infer<typeof listUsersBodySchema>;
+/** The account table's columns an export can hold (keyed as the web table's, in its order). */
+export const SYS_USER_EXPORT_COLUMNS = ['account', 'name', 'department', 'roles', 'level', 'leader', 'platform', 'status', 'login_at', 'created_at', 'remark'] as const;
+export const exportUsersBodySchema = listUsersBodySchema.extend({ columns: exportColumnsSchema(SYS_USER_EXPORT_COLUMNS) });
 
 export const createUserBodySchema = z.object({
   account: accountNameSchema,

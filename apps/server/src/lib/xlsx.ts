@@ -4,9 +4,23 @@ import type { FastifyReply } from 'fastify';
 import { AppError } from '../errors.ts';
 
 export interface XlsxColumn<T> {
+  /** The list column this belongs to (one list column may give several file columns). */
+  key?: string;
   header: string;
   width?: number;
   value: (row: T) => string | number | null;
+  /** Written only when the export's `columns` asks for it (not part of the default file). */
+  onRequest?: boolean;
+}
+
+/**
+ * The file columns for an export body's `columns` (the shown list columns, in their order; keys
+ * validated by the contract): each key's file columns in the order given. Without `columns`,
+ * the default set. Columns without a key belong to the default set only.
+ */
+export function pickColumns<T>(all: readonly XlsxColumn<T>[], keys: readonly string[] | undefined): XlsxColumn<T>[] {
+  if (!keys) return all.filter((c) => !c.onRequest);
+  return keys.flatMap((k) => all.filter((c) => c.key === k));
 }
 
 /** Most rows one export holds (memory and what a spreadsheet opens comfortably). */

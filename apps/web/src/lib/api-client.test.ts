@@ -50,6 +50,20 @@ describe('request layer (SPEC.md §7–§9)', () => {
     expect(fetchMock.mock.calls[0]![1].headers).not.toHaveProperty('Authorization');
   });
 
+  it('makes the session calls with the path and method of their endpoint table entries', async () => {
+    fetchMock.mockImplementation(() => Promise.resolve(jsonResponse({ code: 0, message: 'ok', data: null })));
+    await api.session.login({ account: 'a', pwd: 'b' });
+    await api.session.get_user_info(undefined, { quiet: true });
+    await api.session.logout();
+    const sent = fetchMock.mock.calls.map(([url, init]) => [url, init.method, init.body]);
+    expect(sent).toEqual([
+      [`/api${endpoints.session.login.path}`, endpoints.session.login.method, JSON.stringify({ account: 'a', pwd: 'b' })],
+      [`/api${endpoints.session.get_user_info.path}`, 'GET', undefined],
+      [`/api${endpoints.session.logout.path}`, 'POST', '{}'],
+    ]);
+    expect(endpoints.session.login.path).toBe('/login');
+  });
+
   it('on a non-zero code shows "Error: {url}" with the server message for 3 s and rejects', async () => {
     fetchMock.mockResolvedValue(jsonResponse({ code: -2, message: '账号或密码错误', data: null }));
     const err = await request('/login', { account: 'a', pwd: 'b' }).catch((e: unknown) => e);

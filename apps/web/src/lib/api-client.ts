@@ -1,4 +1,5 @@
-import { CODE_OK, CODE_UNAUTHORIZED, REQUEST_TIMEOUT_MS, TOKEN_HEADER, type AnswerOf, type AnyEndpoint, type BodyIn, type FieldError } from '@ads/contracts/core';
+import type { endpoints } from '@ads/contracts';
+import { CODE_OK, CODE_UNAUTHORIZED, REQUEST_TIMEOUT_MS, SESSION_CALLS, TOKEN_HEADER, type AnswerOf, type AnyEndpoint, type BodyIn, type FieldError } from '@ads/contracts/core';
 import i18n, { acceptLanguage } from './i18n';
 import { feedback } from './feedback';
 import { useSession } from '@/stores/session-store';
@@ -149,10 +150,25 @@ type JsonEndpoint = AnyEndpoint & { answer: Exclude<AnyEndpoint['answer'], 'xlsx
 /** A download call. */
 type FileEndpoint = AnyEndpoint & { answer: 'xlsx' };
 
+/** The session entries of the endpoint table (types only: see `session` below). */
+type SessionEndpoints = typeof endpoints.session;
+/** A call by path and method, typed as the endpoint table entry E. */
+const callAs = <E extends JsonEndpoint>(call: Pick<E, 'path' | 'method'>, ...[body, opts]: CallArgs<E>): Promise<AnswerOf<E>> =>
+  request<AnswerOf<E>>(call.path, call.method === 'POST' ? (body ?? {}) : undefined, { ...opts, method: call.method });
+
 export const api = {
+  /**
+   * The session calls of the endpoint table (endpoints.session), made from their zod-free path
+   * and method (SESSION_CALLS, which the table's entries are built from) and typed by the
+   * table: the login page and start-up would otherwise load zod and every schema first.
+   */
+  session: {
+    login: (...args: CallArgs<SessionEndpoints['login']>) => callAs<SessionEndpoints['login']>(SESSION_CALLS.login, ...args),
+    logout: (...args: CallArgs<SessionEndpoints['logout']>) => callAs<SessionEndpoints['logout']>(SESSION_CALLS.logout, ...args),
+    get_user_info: (...args: CallArgs<SessionEndpoints['get_user_info']>) => callAs<SessionEndpoints['get_user_info']>(SESSION_CALLS.get_user_info, ...args),
+  },
   /** Makes a call of the endpoint table (packages/contracts endpoints): path, method, body and answer types come from it. */
-  call: <E extends JsonEndpoint>(endpoint: E, ...[body, opts]: CallArgs<E>): Promise<AnswerOf<E>> =>
-    request<AnswerOf<E>>(endpoint.path, endpoint.method === 'POST' ? (body ?? {}) : undefined, { ...opts, method: endpoint.method }),
+  call: <E extends JsonEndpoint>(endpoint: E, ...args: CallArgs<E>): Promise<AnswerOf<E>> => callAs<E>(endpoint, ...args),
   /** POSTs a filter body to a download call and saves the spreadsheet answer under `filename`. */
   async download<E extends FileEndpoint>(endpoint: E, body: BodyIn<E>, filename: string) {
     saveBlob(await request<Blob>(endpoint.path, body ?? {}, { method: 'POST', blob: true }), filename);

@@ -15,6 +15,9 @@ import {
   editDramaBodySchema,
   editProductBodySchema,
   editSiteBodySchema,
+  exportAdAccountsBodySchema,
+  exportDramasBodySchema,
+  exportProductsBodySchema,
   importCatalogBodySchema,
   importCatalogResultSchema,
   listAdAccountsBodySchema,
@@ -75,7 +78,7 @@ export const personalAccounts = {
 /** Ad accounts (广告账户, 广告托管), docs/api-assets.md. */
 export const adAccounts = {
   list: define({ path: '/ad-accounts/list', body: listAdAccountsBodySchema, answer: adAccountPageResultSchema, allow: AD_ACCOUNT_LIST, tag: 'ad-accounts' }),
-  export: define({ path: '/ad-accounts/export', body: listAdAccountsBodySchema, answer: 'xlsx', allow: ACCOUNTS, tag: 'ad-accounts' }),
+  export: define({ path: '/ad-accounts/export', body: exportAdAccountsBodySchema, answer: 'xlsx', allow: ACCOUNTS, tag: 'ad-accounts' }),
   assign_users: define({ path: '/ad-accounts/assign_users', body: assignUsersBodySchema, answer: updatedResultSchema, allow: ACCOUNTS, tag: 'ad-accounts' }),
   set_platform: define({ path: '/ad-accounts/set_platform', body: setAdAccountPlatformBodySchema, answer: updatedResultSchema, allow: ACCOUNTS, tag: 'ad-accounts' }),
   set_hosted: define({ path: '/ad-accounts/set_hosted', body: setAdAccountHostedBodySchema, answer: updatedResultSchema, allow: HOSTING, tag: 'ad-accounts' }),
@@ -108,7 +111,7 @@ export const sites = {
 /** A site's drama catalog. */
 export const dramas = {
   list: define({ path: '/dramas/list', body: listDramasBodySchema, answer: pageResultSchema(dramaSchema), allow: CATALOG_READ, tag: 'dramas' }),
-  export: define({ path: '/dramas/export', body: listDramasBodySchema, answer: 'xlsx', allow: SITE, tag: 'dramas' }),
+  export: define({ path: '/dramas/export', body: exportDramasBodySchema, answer: 'xlsx', allow: SITE, tag: 'dramas' }),
   create: define({ path: '/dramas/create', body: createDramaBodySchema, answer: dramaSchema, allow: SITE, tag: 'dramas' }),
   edit: define({ path: '/dramas/edit', body: editDramaBodySchema, answer: dramaSchema, allow: SITE, tag: 'dramas' }),
   delete: define({ path: '/dramas/delete', body: idBodySchema, answer: noDataSchema, allow: SITE, tag: 'dramas' }),
@@ -118,7 +121,7 @@ export const dramas = {
 /** A site's product catalog. */
 export const products = {
   list: define({ path: '/products/list', body: listProductsBodySchema, answer: pageResultSchema(productSchema), allow: CATALOG_READ, tag: 'products' }),
-  export: define({ path: '/products/export', body: listProductsBodySchema, answer: 'xlsx', allow: SITE, tag: 'products' }),
+  export: define({ path: '/products/export', body: exportProductsBodySchema, answer: 'xlsx', allow: SITE, tag: 'products' }),
   create: define({ path: '/products/create', body: createProductBodySchema, answer: productSchema, allow: SITE, tag: 'products' }),
   edit: define({ path: '/products/edit', body: editProductBodySchema, answer: productSchema, allow: SITE, tag: 'products' }),
   delete: define({ path: '/products/delete', body: idBodySchema, answer: noDataSchema, allow: SITE, tag: 'products' }),

@@ -12,6 +12,7 @@ import {
   editDepartmentBodySchema,
   editRoleBodySchema,
   editUserBodySchema,
+  exportUsersBodySchema,
   listRolesBodySchema,
   listUsersBodySchema,
   roleSchema,
@@ -20,6 +21,7 @@ import {
   sysUserSchema,
 } from '../sys.ts';
 import { define } from './define.ts';
+import { SESSION_CALLS } from './session-calls.ts';
 
 /** The answer of calls that write and answer nothing but success. */
 export const noDataSchema = z.null();
@@ -51,9 +53,9 @@ const ROLE_READ = ['/sys/role', ...ACCOUNTS] as const;
 
 /** Login, logout, the session user (SPEC.md §7, API.md "Session") and health. */
 export const session = {
-  login: define({ path: '/login', body: loginBodySchema, answer: loginResultSchema, allow: 'public', tag: 'session', summary: 'Log in with account and MD5 password' }),
-  logout: define({ path: '/logout', answer: noDataSchema, allow: 'user', tag: 'session', summary: 'End the current session' }),
-  get_user_info: define({ path: '/sys-users/get_user_info', method: 'GET', answer: userInfoSchema, allow: 'user', tag: 'session', summary: 'The current user with permitted paths' }),
+  login: define({ ...SESSION_CALLS.login, body: loginBodySchema, answer: loginResultSchema, allow: 'public', tag: 'session', summary: 'Log in with account and MD5 password' }),
+  logout: define({ ...SESSION_CALLS.logout, answer: noDataSchema, allow: 'user', tag: 'session', summary: 'End the current session' }),
+  get_user_info: define({ ...SESSION_CALLS.get_user_info, answer: userInfoSchema, allow: 'user', tag: 'session', summary: 'The current user with permitted paths' }),
   health: define({ path: '/health', method: 'GET', answer: healthSchema, allow: 'public', tag: 'system' }),
   /** Liveness without touching the database (load balancers; the bench's baseline route). */
   live: define({ path: '/health/live', method: 'GET', answer: z.object({ live: z.literal(true) }), allow: 'public', tag: 'system' }),
@@ -62,7 +64,7 @@ export const session = {
 /** sys-users of SPEC.md §7 / API.md "System management". */
 export const sysUsers = {
   list: define({ path: '/sys-users/list', body: listUsersBodySchema, answer: pageResultSchema(sysUserSchema), allow: ACCOUNTS, tag: 'sys-users' }),
-  export: define({ path: '/sys-users/export', body: listUsersBodySchema, answer: 'xlsx', allow: ACCOUNTS, tag: 'sys-users' }),
+  export: define({ path: '/sys-users/export', body: exportUsersBodySchema, answer: 'xlsx', allow: ACCOUNTS, tag: 'sys-users' }),
   create_account: define({ path: '/sys-users/create_account', body: createUserBodySchema, answer: createUserResultSchema, allow: ACCOUNTS, tag: 'sys-users' }),
   edit_account: define({ path: '/sys-users/edit_account', body: editUserBodySchema, answer: sysUserSchema, allow: ACCOUNTS, tag: 'sys-users' }),
   delete_user: define({ path: '/sys-users/delete_user', body: idBodySchema, answer: noDataSchema, allow: ACCOUNTS, tag: 'sys-users' }),

@@ -94,6 +94,24 @@ describe('ad-accounts/list', () => {
     expect(ws.getRow(1).getCell(3).value).toBe('Name');
     expect(ws.actualRowCount).toBe(5);
   });
+
+  it('exports only the shown columns, in their order', async () => {
+    const res = await t.raw('/api/ad-accounts/export', {
+      token: tokens.manager,
+      payload: { keyword: 'Beta', columns: ['balance', 'name', 'users'] },
+      headers: { 'content-type': 'application/json', 'accept-language': 'en' },
+    });
+    expect(res.statusCode).toBe(200);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+    const ws = wb.worksheets[0]!;
+    const values = (n: number) => (ws.getRow(n).values as unknown[]).slice(1);
+    expect(values(1)).toEqual(['Balance', 'ID', 'Ad account ID', 'Name', 'Users']);
+    expect(ws.actualRowCount).toBe(2);
+    expect(values(2)[3]).toBe('Beta s2');
+    const bad = await t.call('/api/ad-accounts/export', { columns: ['name', 'token'] }, { token: tokens.manager });
+    expect(bad.code).toBe(-2);
+  });
 });
 
 describe('ad-accounts actions', () => {

@@ -1,7 +1,7 @@
 import { endpoints, type AdAccount } from '@ads/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import { endpoint } from '../../lib/endpoint.ts';
-import { sendXlsx } from '../../lib/xlsx.ts';
+import { pickColumns, sendXlsx, type XlsxColumn } from '../../lib/xlsx.ts';
 import type { AdAccountService } from './ad-accounts.service.ts';
 
 const api = endpoints.adAccounts;
@@ -33,24 +33,25 @@ export function adAccountRoutes(accounts: AdAccountService): FastifyPluginAsync 
       const h = exportHeaders[lang];
       const zh = lang === 'zh';
       const when = (s: string | null) => (s ? s.replace('T', ' ').slice(0, 19) : '');
-      return sendXlsx<AdAccount>(reply, zh ? '广告账户.xlsx' : 'ad-accounts.xlsx', zh ? '广告账户' : 'Ad accounts', [
-        { header: h[0]!, width: 8, value: (a) => a.id },
-        { header: h[1]!, width: 22, value: (a) => a.platform_id },
-        { header: h[2]!, width: 28, value: (a) => a.name },
-        { header: h[3]!, width: 12, value: (a) => STATUS_LABELS[a.account_status]?.[lang] ?? String(a.account_status) },
-        { header: h[4]!, width: 8, value: (a) => a.currency },
-        { header: h[5]!, width: 20, value: (a) => a.timezone_name },
-        { header: h[6]!, width: 14, value: (a) => a.amount_spent },
-        { header: h[7]!, width: 14, value: (a) => a.balance },
-        { header: h[8]!, width: 14, value: (a) => a.spend_cap },
-        { header: h[9]!, width: 20, value: (a) => a.business_name },
-        { header: h[10]!, width: 8, value: (a) => a.platform },
-        { header: h[11]!, width: 8, value: (a) => (a.hosted ? (zh ? '是' : 'Yes') : '') },
-        { header: h[12]!, width: 24, value: (a) => a.personal_accounts.map((p) => p.name).join(', ') },
-        { header: h[13]!, width: 24, value: (a) => a.users.map((u) => u.name).join(', ') },
-        { header: h[14]!, width: 24, value: (a) => a.remark },
-        { header: h[15]!, width: 20, value: (a) => when(a.last_synced_at) },
-      ], (page) => accounts.exportRows(req.ctx(), req.body, page));
+      const columns: XlsxColumn<AdAccount>[] = [
+        { key: 'name', header: h[0]!, width: 8, value: (a) => a.id },
+        { key: 'name', header: h[1]!, width: 22, value: (a) => a.platform_id },
+        { key: 'name', header: h[2]!, width: 28, value: (a) => a.name },
+        { key: 'account_status', header: h[3]!, width: 12, value: (a) => STATUS_LABELS[a.account_status]?.[lang] ?? String(a.account_status) },
+        { key: 'currency', header: h[4]!, width: 8, value: (a) => a.currency },
+        { key: 'timezone', header: h[5]!, width: 20, value: (a) => a.timezone_name },
+        { key: 'amount_spent', header: h[6]!, width: 14, value: (a) => a.amount_spent },
+        { key: 'balance', header: h[7]!, width: 14, value: (a) => a.balance },
+        { key: 'spend_cap', header: h[8]!, width: 14, value: (a) => a.spend_cap },
+        { key: 'business', header: h[9]!, width: 20, value: (a) => a.business_name },
+        { key: 'platform', header: h[10]!, width: 8, value: (a) => a.platform },
+        { key: 'hosted', header: h[11]!, width: 8, value: (a) => (a.hosted ? (zh ? '是' : 'Yes') : '') },
+        { key: 'personal_accounts', header: h[12]!, width: 24, value: (a) => a.personal_accounts.map((p) => p.name).join(', ') },
+        { key: 'users', header: h[13]!, width: 24, value: (a) => a.users.map((u) => u.name).join(', ') },
+        { key: 'remark', header: h[14]!, width: 24, value: (a) => a.remark },
+        { key: 'last_synced_at', header: h[15]!, width: 20, value: (a) => when(a.last_synced_at) },
+      ];
+      return sendXlsx<AdAccount>(reply, zh ? '广告账户.xlsx' : 'ad-accounts.xlsx', zh ? '广告账户' : 'Ad accounts', pickColumns(columns, req.body.columns), (page) => accounts.exportRows(req.ctx(), req.body, page));
     });
 
     endpoint(app, api.assign_users, async (req) => accounts.assignUsers(req.ctx(), req.body));

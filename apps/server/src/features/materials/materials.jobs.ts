@@ -5,60 +5,13 @@ import { defineJob, type JobContext } from '../../jobs/types.ts';
 import { secretBoxFor, SecretUnreadableError } from '../../lib/crypto.ts';
 import { platformDetail } from '../../lib/platform-errors.ts';
 import { PlatformError, type AdPlatformClient } from '../../platform/types.ts';
+import { failOrphanPushes, loadPushes, taskPushOutcomes, tokensReaching, updatePush, type PushRow } from './materials.repository.ts';
 import { PUSH_JOB } from './materials.service.ts';
 import { createMaterialStorage, readBytes, type MaterialStorage } from './storage.ts';
 import { deleteExpiredUploads } from './tus.ts';
 
 /** Larger images are refused by the platform (Meta: 30 MB); they are not sent at all. */
 const MAX_IMAGE_BYTES = 30 * 1024 * 1024;
-
-interface PushRow {
-  id: number;
-  material_id: number;
-  ad_account_id: number;
-  state: MaterialPushState;
-  platform_ref: string | null;
-  upload_session_id: string | null;
-  attempts: number;
-  account_platform_id: string;
-  account_name: string;
-  kind: 'video' | 'image';
-  file_name: string;
-  md5: string;
-  size_bytes: number;
-  storage_key: string;
-  deleted_at: Date | null;
-}
-
-/** `taskId`: only pushes of that task (or of none): a push queued again by a later task is that task's. */
-function loadPushes(db: Db, filter: { ids?: readonly number[]; states: readonly MaterialPushState[]; taskId?: number }) {
-  let q = db
-    .selectFrom('material_pushes as mp')
-    .innerJoin('materials as m', 'm.id', 'mp.material_id')
-    .innerJoin('ad_accounts as a', 'a.id', 'mp.ad_account_id')
-    .select([
-      'mp.id',
-      'mp.material_id',
-      'mp.ad_account_id',
-      'mp.state',
-      'mp.platform_ref',
-      'mp.upload_session_id',
-      'mp.attempts',
-      'a.platform_id as account_platform_id',
-      'a.name as account_name',
-      'm.kind',
-      'm.file_name',
-      'm.md5',
-      'm.size_bytes',
-      'm.storage_key',
-      'm.deleted_at',
-    ])
-    .where('mp.state', 'in', filter.states);
-  if (filter.ids) q = q.where('mp.id', 'in', filter.ids.length ? filter.ids : [0]);
-  const taskId = filter.taskId;
-  if (taskId !== undefined) q = q.where((eb) => eb.or([eb('mp.task_id', '=', taskId), eb('mp.task_id', 'is', null)]));
-  return q.orderBy('mp.id').execute() as Promise<PushRow[]>;
-}
 
 /** What the push job needs besides its context. */
 interface PushDeps {
@@ -71,17 +24,9 @@ interface PushDeps {
 /** The platform marks the videos of a material with this description, so a re-run finds what an earlier one sent. */
 export const videoMarker = (materialId: number, md5: string) => `ads-material:${materialId}:${md5}`;
 
-async function update(db: Db, id: number, values: Partial<{ state: MaterialPushState; platform_ref: string | null; upload_session_id: string | null; error: string | null; error_key: string | null; error_params: string | null; attempts: number; finished_at: Date | null }>, now: Date) {
-  await db
-    .updateTable('material_pushes')
-    .set({ ...values, updated_at: now })
-    .where('id', '=', id)
-    .execute();
-}
-
 async function fail(deps: PushDeps, row: PushRow, reason: { error: string } | { key: ErrorKey; params?: Record<string, unknown> }) {
   const now = deps.ctx.clock.now();
-  await update(
+  await updatePush(
     deps.ctx.db,
     row.id,
     'error' in reason
@@ -113,7 +58,7 @@ async function pushOne(deps: PushDeps, row: PushRow): Promise<MaterialPushState>
     return 'failed';
   }
   if (row.state === 'processing' && row.platform_ref) return 'processing';
-  await update(db, row.id, { state: 'uploading', attempts: row.attempts + 1, error: null, error_key: null, error_params: null }, clock.now());
+  await updatePush(db, row.id, { state: 'uploading', attempts: row.attempts + 1, error: null, error_key: null, error_params: null }, clock.now());
   try {
     if (row.kind === 'image') {
       if (row.size_bytes > MAX_IMAGE_BYTES) {
@@ -123,7 +68,7 @@ async function pushOne(deps: PushDeps, row: PushRow): Promise<MaterialPushState>
       const data = await readBytes(storage, row.storage_key, 0, row.size_bytes);
       const image = await platform.uploadAdImage(token, row.account_platform_id, { data, filename: row.file_name }, { signal });
       const now = clock.now();
-      await update(db, row.id, { state: 'ready', platform_ref: image.hash, finished_at: now }, now);
+      await updatePush(db, row.id, { state: 'ready', platform_ref: image.hash, finished_at: now }, now);
       return 'ready';
     }
     return await pushVideo(deps, row, token, platform);
@@ -141,7 +86,7 @@ async function pushVideo(deps: PushDeps, row: PushRow, token: string, platform: 
   const { db, clock, signal } = ctx;
   const marker = videoMarker(row.material_id, row.md5);
   const adopt = async (videoId: string) => {
-    await update(db, row.id, { state: 'processing', platform_ref: videoId, upload_session_id: null }, clock.now());
+    await updatePush(db, row.id, { state: 'processing', platform_ref: videoId, upload_session_id: null }, clock.now());
     return 'processing' as const;
   };
 
@@ -163,7 +108,7 @@ async function pushVideo(deps: PushDeps, row: PushRow, token: string, platform: 
       title: row.file_name,
       description: marker,
       resume,
-      onSession: async (s) => update(db, row.id, { platform_ref: s.videoId, upload_session_id: s.sessionId }, clock.now()),
+      onSession: async (s) => updatePush(db, row.id, { platform_ref: s.videoId, upload_session_id: s.sessionId }, clock.now()),
     },
     { signal },
   );
@@ -185,7 +130,7 @@ async function pollProcessing(deps: PushDeps, rows: PushRow[]): Promise<number> 
       const video = await ctx.platform.getAdVideo(token, row.platform_ref, { signal: ctx.signal });
       if (video.status === 'ready') {
         const now = ctx.clock.now();
-        await update(ctx.db, row.id, { state: 'ready', finished_at: now }, now);
+        await updatePush(ctx.db, row.id, { state: 'ready', finished_at: now }, now);
       } else if (video.status === 'error' || video.status === 'expired') {
         await fail(deps, row, { key: 'PUSH_VIDEO_FAILED', params: { reason: video.errorMessage ?? video.status } });
       } else left++;
@@ -204,19 +149,7 @@ function tokenLookup(ctx: JobContext<unknown>) {
   const secrets = secretBoxFor(ctx.db, ctx.config.tokenEncryptionKey, ctx.log);
   const cache = new Map<number, Promise<string | null>>();
   const find = async (adAccountId: number) => {
-    const rows = await ctx.db
-      .selectFrom('personal_account_ad_accounts as l')
-      .innerJoin('personal_accounts as pa', 'pa.id', 'l.personal_account_id')
-      .select(['pa.id', 'pa.token_enc'])
-      .where('l.ad_account_id', '=', adAccountId)
-      .where('l.reachable', '=', true)
-      .where('pa.deleted_at', 'is', null)
-      .where('pa.token_enc', 'is not', null)
-      .where('pa.status', '!=', 'invalid')
-      .orderBy('pa.status', 'desc') // 'valid' before 'expiring'
-      .orderBy('pa.last_synced_at', (ob) => ob.desc().nullsLast())
-      .orderBy('pa.id')
-      .execute();
+    const rows = await tokensReaching(ctx.db, adAccountId);
     for (const r of rows) {
       try {
         return await secrets.decrypt(r.token_enc!);
@@ -251,14 +184,7 @@ const sleep = (ms: number, signal: AbortSignal) =>
   });
 
 async function outcome(db: Db, ids: readonly number[], taskId: number) {
-  const rows = await db
-    .selectFrom('material_pushes as mp')
-    .innerJoin('materials as m', 'm.id', 'mp.material_id')
-    .innerJoin('ad_accounts as a', 'a.id', 'mp.ad_account_id')
-    .select(['mp.state', 'mp.error', 'mp.error_key', 'mp.error_params', 'm.file_name', 'a.name as account_name'])
-    .where('mp.id', 'in', ids.length ? ids : [0])
-    .where((eb) => eb.or([eb('mp.task_id', '=', taskId), eb('mp.task_id', 'is', null)]))
-    .execute();
+  const rows = await taskPushOutcomes(db, ids, taskId);
   const count = (s: MaterialPushState) => rows.filter((r) => r.state === s).length;
   const failures = rows
     .filter((r) => r.state === 'failed')
@@ -351,15 +277,7 @@ export const checkMaterialPushesJob = defineJob({
 
     // Pending or uploading with no live run behind them (cancelled, or out of retries).
     const now = ctx.clock.now();
-    const orphans = await ctx.db
-      .updateTable('material_pushes as mp')
-      .set({ state: 'failed', error: null, error_key: 'PUSH_INTERRUPTED', error_params: null, upload_session_id: null, updated_at: now, finished_at: now })
-      .where('mp.state', 'in', ['pending', 'uploading'])
-      .where((eb) =>
-        eb.not(eb.exists(eb.selectFrom('job_runs as r').select('r.id').whereRef('r.id', '=', 'mp.task_id').where('r.status', 'in', ['queued', 'running']))),
-      )
-      .returning('mp.id')
-      .execute();
+    const orphans = await failOrphanPushes(ctx.db, now);
     if (!processing.length && !orphans.length) return { status: 'skipped', summary: { checked: 0 } };
     return { status: 'success', summary: { checked: processing.length, still_processing: left, interrupted: orphans.length } };
   },

@@ -1,7 +1,7 @@
-import { formatMessage, type ErrorKey, type Lang, type ListMaterialsBody, type ListPushesBody, type MaterialFacets, type PushCounts, type PushState } from '@ads/contracts';
-import { sql, type ExpressionBuilder } from 'kysely';
+import { formatMessage, IS_ADMIN_SUPER, type ErrorKey, type Lang, type ListMaterialsBody, type ListPushesBody, type MaterialFacets, type PushCounts, type PushState } from '@ads/contracts';
+import { sql, type ExpressionBuilder, type Insertable, type Updateable } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import type { DB } from '../../db/schema.ts';
+import type { DB, MaterialPushState } from '../../db/schema.ts';
 import { escapeLike, iso } from '../../lib/sql.ts';
 
 /**
@@ -271,4 +271,207 @@ export function findPushes(db: Db, filter: { ids?: readonly number[]; materialId
   if (filter.ids) q = q.where('mp.id', 'in', filter.ids.length ? filter.ids : [0]);
   if (filter.materialId) q = q.where('mp.material_id', '=', filter.materialId);
   return q.select(['mp.id', 'mp.material_id', 'mp.ad_account_id', 'mp.state', 'm.file_name']).execute();
+}
+
+// ---------------------------------------------------------------------------------------------
+// The push jobs (materials.jobs.ts).
+
+/** A push with its material and ad account, as the push job works on it. */
+export interface PushRow {
+  id: number;
+  material_id: number;
+  ad_account_id: number;
+  state: MaterialPushState;
+  platform_ref: string | null;
+  upload_session_id: string | null;
+  attempts: number;
+  account_platform_id: string;
+  account_name: string;
+  kind: 'video' | 'image';
+  file_name: string;
+  md5: string;
+  size_bytes: number;
+  storage_key: string;
+  deleted_at: Date | null;
+}
+
+/** `taskId`: only pushes of that task (or of none): a push queued again by a later task is that task's. */
+export function loadPushes(db: Db, filter: { ids?: readonly number[]; states: readonly MaterialPushState[]; taskId?: number }) {
+  let q = db
+    .selectFrom('material_pushes as mp')
+    .innerJoin('materials as m', 'm.id', 'mp.material_id')
+    .innerJoin('ad_accounts as a', 'a.id', 'mp.ad_account_id')
+    .select([
+      'mp.id',
+      'mp.material_id',
+      'mp.ad_account_id',
+      'mp.state',
+      'mp.platform_ref',
+      'mp.upload_session_id',
+      'mp.attempts',
+      'a.platform_id as account_platform_id',
+      'a.name as account_name',
+      'm.kind',
+      'm.file_name',
+      'm.md5',
+      'm.size_bytes',
+      'm.storage_key',
+      'm.deleted_at',
+    ])
+    .where('mp.state', 'in', filter.states);
+  if (filter.ids) q = q.where('mp.id', 'in', filter.ids.length ? filter.ids : [0]);
+  const taskId = filter.taskId;
+  if (taskId !== undefined) q = q.where((eb) => eb.or([eb('mp.task_id', '=', taskId), eb('mp.task_id', 'is', null)]));
+  return q.orderBy('mp.id').execute() as Promise<PushRow[]>;
+}
+
+/** Writes a push's state and what came with it. */
+export async function updatePush(db: Db, id: number, values: Partial<{ state: MaterialPushState; platform_ref: string | null; upload_session_id: string | null; error: string | null; error_key: string | null; error_params: string | null; attempts: number; finished_at: Date | null }>, now: Date) {
+  await db
+    .updateTable('material_pushes')
+    .set({ ...values, updated_at: now })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Personal accounts with a usable token that reach an ad account: valid ones first, then the freshest. */
+export function tokensReaching(db: Db, adAccountId: number) {
+  return db
+    .selectFrom('personal_account_ad_accounts as l')
+    .innerJoin('personal_accounts as pa', 'pa.id', 'l.personal_account_id')
+    .select(['pa.id', 'pa.token_enc'])
+    .where('l.ad_account_id', '=', adAccountId)
+    .where('l.reachable', '=', true)
+    .where('pa.deleted_at', 'is', null)
+    .where('pa.token_enc', 'is not', null)
+    .where('pa.status', '!=', 'invalid')
+    .orderBy('pa.status', 'desc') // 'valid' before 'expiring'
+    .orderBy('pa.last_synced_at', (ob) => ob.desc().nullsLast())
+    .orderBy('pa.id')
+    .execute();
+}
+
+/** The pushes of a task (or of none) among `ids`, with how they ended. */
+export function taskPushOutcomes(db: Db, ids: readonly number[], taskId: number) {
+  return db
+    .selectFrom('material_pushes as mp')
+    .innerJoin('materials as m', 'm.id', 'mp.material_id')
+    .innerJoin('ad_accounts as a', 'a.id', 'mp.ad_account_id')
+    .select(['mp.state', 'mp.error', 'mp.error_key', 'mp.error_params', 'm.file_name', 'a.name as account_name'])
+    .where('mp.id', 'in', ids.length ? [...ids] : [0])
+    .where((eb) => eb.or([eb('mp.task_id', '=', taskId), eb('mp.task_id', 'is', null)]))
+    .execute();
+}
+
+/** Marks failed the pending or uploading pushes with no live run behind them (cancelled, or out of retries). */
+export function failOrphanPushes(db: Db, now: Date) {
+  return db
+    .updateTable('material_pushes as mp')
+    .set({ state: 'failed', error: null, error_key: 'PUSH_INTERRUPTED', error_params: null, upload_session_id: null, updated_at: now, finished_at: now })
+    .where('mp.state', 'in', ['pending', 'uploading'])
+    .where((eb) =>
+      eb.not(eb.exists(eb.selectFrom('job_runs as r').select('r.id').whereRef('r.id', '=', 'mp.task_id').where('r.status', 'in', ['queued', 'running']))),
+    )
+    .returning('mp.id')
+    .execute();
+}
+
+// ---------------------------------------------------------------------------------------------
+// What materials.service.ts writes and checks.
+
+export function liveMaterialIds(db: Db, ids: readonly number[]) {
+  return db.selectFrom('materials').select('id').where('id', 'in', [...ids]).where('deleted_at', 'is', null).execute();
+}
+
+export async function liveDramaExists(db: Db, id: number): Promise<boolean> {
+  return Boolean(await db.selectFrom('dramas').select('id').where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst());
+}
+
+export async function liveProductExists(db: Db, id: number): Promise<boolean> {
+  return Boolean(await db.selectFrom('products').select('id').where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst());
+}
+
+/** A user who may be named as a material's editor: not deleted, not the super admin. */
+export async function editorExists(db: Db, id: number): Promise<boolean> {
+  return Boolean(await db.selectFrom('users').select('id').where('id', '=', id).where('deleted_at', 'is', null).where('is_admin', '!=', IS_ADMIN_SUPER).executeTakeFirst());
+}
+
+/** Stamps pushes with the task that carries them (1000 ids per statement). */
+export async function stampPushTask(trx: Db, pushIds: readonly number[], taskId: number) {
+  for (let i = 0; i < pushIds.length; i += 1000) {
+    await trx.updateTable('material_pushes').set({ task_id: taskId }).where('id', 'in', pushIds.slice(i, i + 1000)).execute();
+  }
+}
+
+export async function updateMaterial(trx: Db, id: number, set: Updateable<DB['materials']>) {
+  await trx.updateTable('materials').set(set).where('id', '=', id).execute();
+}
+
+/** Soft delete; pushes still on their way fail, as they cannot finish without the file. */
+export async function softDeleteMaterials(trx: Db, ids: readonly number[], now: Date) {
+  await trx.updateTable('materials').set({ deleted_at: now, updated_at: now }).where('id', 'in', [...ids]).where('deleted_at', 'is', null).execute();
+  await trx
+    .updateTable('material_pushes')
+    .set({ state: 'failed', error: null, error_key: 'PUSH_MATERIAL_GONE', error_params: null, updated_at: now, finished_at: now })
+    .where('material_id', 'in', [...ids])
+    .where('state', 'in', ['pending', 'uploading'])
+    .execute();
+}
+
+/** A finished upload of this user. */
+export function findUpload(db: Db, uploadId: string, userId: number) {
+  return db.selectFrom('material_uploads').select(['material_id', 'status', 'size_bytes']).where('id', '=', uploadId).where('user_id', '=', userId).executeTakeFirst();
+}
+
+/** Records what an upload became; `ignoreExisting`: an upload already recorded stays as it is. */
+export async function recordUpload(db: Db, values: Insertable<DB['material_uploads']>, opts: { ignoreExisting?: boolean } = {}) {
+  let q = db.insertInto('material_uploads').values(values);
+  if (opts.ignoreExisting) q = q.onConflict((oc) => oc.column('id').doNothing());
+  await q.execute();
+}
+
+export function liveMaterialWithMd5(db: Db, md5: string) {
+  return db.selectFrom('materials').select('id').where('md5', '=', md5).where('deleted_at', 'is', null).executeTakeFirst();
+}
+
+export function insertMaterial(trx: Db, values: Insertable<DB['materials']>) {
+  return trx.insertInto('materials').values(values).returning('id').executeTakeFirstOrThrow();
+}
+
+/** What the signed file routes serve of a (not deleted) material. */
+export function materialFile(db: Db, id: number) {
+  return db.selectFrom('materials').select(['storage_key', 'thumb_key', 'mime_type', 'size_bytes', 'md5', 'file_name']).where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+}
+
+export function existingAdAccountIds(db: Db, ids: readonly number[]) {
+  return db.selectFrom('ad_accounts').select('id').where('id', 'in', [...ids]).execute();
+}
+
+export function existingPushIds(db: Db, ids: readonly number[]) {
+  return db.selectFrom('material_pushes').select('id').where('id', 'in', [...ids]).execute();
+}
+
+/** New pushes of the pairs; a pair already pushed or on its way is left alone, a failed one queued again. Answers the queued ids. */
+export function insertPushes(trx: Db, pairs: readonly { material_id: number; ad_account_id: number }[], pushedBy: number, now: Date) {
+  return trx
+    .insertInto('material_pushes')
+    .values(pairs.map((p) => ({ ...p, state: 'pending' as const, pushed_by: pushedBy, created_at: now, updated_at: now })))
+    .onConflict((oc) =>
+      oc
+        .columns(['material_id', 'ad_account_id'])
+        .doUpdateSet({ state: 'pending', error: null, error_key: null, error_params: null, pushed_by: pushedBy, updated_at: now, finished_at: null })
+        .where('material_pushes.state', '=', 'failed'),
+    )
+    .returning('id')
+    .execute();
+}
+
+/** Failed pushes among `ids` are pending again. */
+export async function requeueFailedPushes(trx: Db, ids: readonly number[], pushedBy: number, now: Date) {
+  await trx
+    .updateTable('material_pushes')
+    .set({ state: 'pending', error: null, error_key: null, error_params: null, pushed_by: pushedBy, updated_at: now, finished_at: null })
+    .where('id', 'in', [...ids])
+    .where('state', '=', 'failed')
+    .execute();
 }

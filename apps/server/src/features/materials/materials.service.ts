@@ -28,7 +28,32 @@ import { assertWithin, departmentSubtree, visibleAdAccountIds, visibleUserIds, t
 import { isUniqueViolation } from '../../lib/sql.ts';
 import { writeAudit, type AuditContext } from '../audit/audit.service.ts';
 import { isThumbnailSized, md5File, sniff, type MediaTools } from './media.ts';
-import { findMaterialByMd5, findMaterials, findPushes, listMaterials, listPushes, materialFacets, type MaterialListRow, type MaterialScope } from './materials.repository.ts';
+import {
+  editorExists,
+  existingAdAccountIds,
+  existingPushIds,
+  findMaterialByMd5,
+  findMaterials,
+  findPushes,
+  findUpload,
+  insertMaterial,
+  insertPushes,
+  listMaterials,
+  listPushes,
+  liveDramaExists,
+  liveMaterialIds,
+  liveMaterialWithMd5,
+  liveProductExists,
+  materialFacets,
+  materialFile,
+  recordUpload,
+  requeueFailedPushes,
+  softDeleteMaterials,
+  stampPushTask,
+  updateMaterial,
+  type MaterialListRow,
+  type MaterialScope,
+} from './materials.repository.ts';
 import type { MaterialStorage } from './storage.ts';
 
 /** The job that uploads materials to ad accounts (materials.jobs.ts). */
@@ -151,7 +176,7 @@ export function createMaterialService({ db, clock, jobs, storage, media, signer,
    */
   async function loadVisible(actor: ScopeActor, ids: readonly number[], opts: { write?: boolean; lang?: Lang } = {}) {
     const unique = [...new Set(ids)];
-    const live = await db.selectFrom('materials').select('id').where('id', 'in', unique).where('deleted_at', 'is', null).execute();
+    const live = await liveMaterialIds(db, unique);
     if (live.length !== unique.length) throw new AppError('MATERIAL_NOT_FOUND');
     const scope = await scopeOf(actor);
     const rows = await findMaterials(db, unique, scope);
@@ -173,17 +198,14 @@ export function createMaterialService({ db, clock, jobs, storage, media, signer,
   async function assertRefs(platform: Platform, refs: { drama_id?: number | null; product_id?: number | null; editor_id?: number | null }) {
     if (refs.drama_id != null) {
       if (platform !== 'dj') throw new AppError('MATERIAL_DRAMA_PLATFORM', {}, 'drama_id');
-      const drama = await db.selectFrom('dramas').select('id').where('id', '=', refs.drama_id).where('deleted_at', 'is', null).executeTakeFirst();
-      if (!drama) throw new AppError('DRAMA_NOT_FOUND', {}, 'drama_id');
+      if (!(await liveDramaExists(db, refs.drama_id))) throw new AppError('DRAMA_NOT_FOUND', {}, 'drama_id');
     }
     if (refs.product_id != null) {
       if (platform !== 'ec') throw new AppError('MATERIAL_PRODUCT_PLATFORM', {}, 'product_id');
-      const product = await db.selectFrom('products').select('id').where('id', '=', refs.product_id).where('deleted_at', 'is', null).executeTakeFirst();
-      if (!product) throw new AppError('PRODUCT_NOT_FOUND', {}, 'product_id');
+      if (!(await liveProductExists(db, refs.product_id))) throw new AppError('PRODUCT_NOT_FOUND', {}, 'product_id');
     }
     if (refs.editor_id != null) {
-      const editor = await db.selectFrom('users').select('id').where('id', '=', refs.editor_id).where('deleted_at', 'is', null).where('is_admin', '!=', IS_ADMIN_SUPER).executeTakeFirst();
-      if (!editor) throw new AppError('MATERIAL_EDITOR_NOT_FOUND', {}, 'editor_id');
+      if (!(await editorExists(db, refs.editor_id))) throw new AppError('MATERIAL_EDITOR_NOT_FOUND', {}, 'editor_id');
     }
   }
 
@@ -191,9 +213,7 @@ export function createMaterialService({ db, clock, jobs, storage, media, signer,
   async function queuePushes(trx: Db, pushIds: number[], createdBy: number): Promise<number | null> {
     if (!pushIds.length) return null;
     const taskId = await jobs.enqueue(PUSH_JOB, { push_ids: pushIds }, { createdBy, trx, key: pushKey(createdBy) });
-    for (let i = 0; i < pushIds.length; i += 1000) {
-      await trx.updateTable('material_pushes').set({ task_id: taskId }).where('id', 'in', pushIds.slice(i, i + 1000)).execute();
-    }
+    await stampPushTask(trx, pushIds, taskId);
     return taskId;
   }
 
@@ -233,7 +253,7 @@ export function createMaterialService({ db, clock, jobs, storage, media, signer,
         ...(body.remark !== undefined && { remark: body.remark }),
       };
       await db.transaction().execute(async (trx) => {
-        await trx.updateTable('materials').set({ ...changes, updated_at: clock.now() }).where('id', '=', row.id).execute();
+        await updateMaterial(trx, row.id, { ...changes, updated_at: clock.now() });
         await writeAudit(trx, ctx, { action: 'material.edit', entity_type: 'material', entity_id: row.id, before: auditView(row), after: auditView({ ...row, ...changes }) });
       });
       return getOne(ctx.actor, row.id);
@@ -261,7 +281,7 @@ export function createMaterialService({ db, clock, jobs, storage, media, signer,
             ...(body.tags !== undefined && { tags }),
             ...(body.remark !== undefined && { remark: body.remark }),
           };
-          await trx.updateTable('materials').set({ ...changes, updated_at: clock.now() }).where('id', '=', row.id).execute();
+          await updateMaterial(trx, row.id, { ...changes, updated_at: clock.now() });
           await writeAudit(trx, ctx, { action: 'material.batch_edit', entity_type: 'material', entity_id: row.id, before: auditView(row), after: auditView({ ...row, ...changes }) });
         }
       });
@@ -288,14 +308,7 @@ export function createMaterialService({ db, clock, jobs, storage, media, signer,
       const now = clock.now();
       await db.transaction().execute(async (trx) => {
         const ids = rows.map((r) => r.id);
-        await trx.updateTable('materials').set({ deleted_at: now, updated_at: now }).where('id', 'in', ids).where('deleted_at', 'is', null).execute();
-        // Pushes still on their way cannot finish without the file.
-        await trx
-          .updateTable('material_pushes')
-          .set({ state: 'failed', error: null, error_key: 'PUSH_MATERIAL_GONE', error_params: null, updated_at: now, finished_at: now })
-          .where('material_id', 'in', ids)
-          .where('state', 'in', ['pending', 'uploading'])
-          .execute();
+        await softDeleteMaterials(trx, ids, now);
         for (const r of rows) {
           await writeAudit(trx, ctx, { action: 'material.delete', entity_type: 'material', entity_id: r.id, before: { ...auditView(r), md5: r.md5, size_bytes: Number(r.size_bytes) } });
         }
@@ -314,7 +327,7 @@ export function createMaterialService({ db, clock, jobs, storage, media, signer,
      * still receiving bytes is "in progress"; a complete one the server had no time to process is processed now.
      */
     async uploadResult(ctx: RequestContext, uploadId: string, pending: () => Promise<{ offset: number; size: number } | { result: UploadResult } | null>): Promise<UploadResult> {
-      const rec = await db.selectFrom('material_uploads').select(['material_id', 'status']).where('id', '=', uploadId).where('user_id', '=', ctx.actor.id).executeTakeFirst();
+      const rec = await findUpload(db, uploadId, ctx.actor.id);
       if (!rec) {
         const found = await pending();
         if (found && 'result' in found) return found.result;
@@ -328,7 +341,7 @@ export function createMaterialService({ db, clock, jobs, storage, media, signer,
 
     /** The size of a finished upload of this user (HEAD answers it once the tus file is gone). */
     async finishedUpload(uploadId: string, userId: number): Promise<{ size: number } | null> {
-      const rec = await db.selectFrom('material_uploads').select('size_bytes').where('id', '=', uploadId).where('user_id', '=', userId).executeTakeFirst();
+      const rec = await findUpload(db, uploadId, userId);
       return rec ? { size: Number(rec.size_bytes) } : null;
     },
 
@@ -347,15 +360,11 @@ export function createMaterialService({ db, clock, jobs, storage, media, signer,
       const md5 = await md5File(upload.file);
 
       const duplicate = async (materialId: number): Promise<UploadResult> => {
-        await db
-          .insertInto('material_uploads')
-          .values({ id: upload.id, user_id: who.actor.id, material_id: materialId, status: 'duplicate', size_bytes: upload.size, created_at: clock.now() })
-          .onConflict((oc) => oc.column('id').doNothing())
-          .execute();
+        await recordUpload(db, { id: upload.id, user_id: who.actor.id, material_id: materialId, status: 'duplicate', size_bytes: upload.size, created_at: clock.now() }, { ignoreExisting: true });
         const rows = await findMaterials(db, [materialId], await scopeOf(who.actor));
         return { status: 'duplicate', material: await toMaterial(rows[0]!) };
       };
-      const existing = await db.selectFrom('materials').select('id').where('md5', '=', md5).where('deleted_at', 'is', null).executeTakeFirst();
+      const existing = await liveMaterialWithMd5(db, md5);
       if (existing) return duplicate(existing.id);
 
       const info = await media.probe(upload.file, sniffed, signal);
@@ -385,34 +394,30 @@ export function createMaterialService({ db, clock, jobs, storage, media, signer,
       try {
         id = await db.transaction().execute(async (trx) => {
           const now = clock.now();
-          const row = await trx
-            .insertInto('materials')
-            .values({
-              kind: sniffed.kind,
-              platform: upload.meta.platform,
-              file_name: upload.meta.file_name,
-              mime_type: sniffed.mime,
-              size_bytes: upload.size,
-              md5,
-              duration_s: info.durationS,
-              width: info.width,
-              height: info.height,
-              storage_key: key,
-              thumb_key: thumbKey,
-              drama_id: upload.meta.drama_id,
-              product_id: upload.meta.product_id,
-              language: upload.meta.language,
-              editor_id: upload.meta.editor_id,
-              tags: upload.meta.tags,
-              remark: upload.meta.remark,
-              uploader_id: who.actor.id,
-              department_id: who.actor.department_id,
-              created_at: now,
-              updated_at: now,
-            })
-            .returning('id')
-            .executeTakeFirstOrThrow();
-          await trx.insertInto('material_uploads').values({ id: upload.id, user_id: who.actor.id, material_id: row.id, status: 'created', size_bytes: upload.size, created_at: now }).execute();
+          const row = await insertMaterial(trx, {
+            kind: sniffed.kind,
+            platform: upload.meta.platform,
+            file_name: upload.meta.file_name,
+            mime_type: sniffed.mime,
+            size_bytes: upload.size,
+            md5,
+            duration_s: info.durationS,
+            width: info.width,
+            height: info.height,
+            storage_key: key,
+            thumb_key: thumbKey,
+            drama_id: upload.meta.drama_id,
+            product_id: upload.meta.product_id,
+            language: upload.meta.language,
+            editor_id: upload.meta.editor_id,
+            tags: upload.meta.tags,
+            remark: upload.meta.remark,
+            uploader_id: who.actor.id,
+            department_id: who.actor.department_id,
+            created_at: now,
+            updated_at: now,
+            });
+          await recordUpload(trx, { id: upload.id, user_id: who.actor.id, material_id: row.id, status: 'created', size_bytes: upload.size, created_at: now });
           await writeAudit(trx, audit, {
             action: 'material.create',
             entity_type: 'material',
@@ -425,7 +430,7 @@ export function createMaterialService({ db, clock, jobs, storage, media, signer,
         await removeObjects(stored);
         // The same bytes finished a moment ago in another upload: this one is its duplicate.
         if (isUniqueViolation(err)) {
-          const winner = await db.selectFrom('materials').select('id').where('md5', '=', md5).where('deleted_at', 'is', null).executeTakeFirst();
+          const winner = await liveMaterialWithMd5(db, md5);
           if (winner) return duplicate(winner.id);
         }
         throw err;
@@ -436,12 +441,7 @@ export function createMaterialService({ db, clock, jobs, storage, media, signer,
 
     /** A material's file or thumbnail for the signed file routes (no scope: the signature is the permission). */
     async fileOf(id: number, which: 'file' | 'thumb'): Promise<{ key: string; mime: string; size: number; etag: string; fileName: string } | null> {
-      const m = await db
-        .selectFrom('materials')
-        .select(['storage_key', 'thumb_key', 'mime_type', 'size_bytes', 'md5', 'file_name'])
-        .where('id', '=', id)
-        .where('deleted_at', 'is', null)
-        .executeTakeFirst();
+      const m = await materialFile(db, id);
       if (!m) return null;
       if (which === 'file' || m.thumb_key === m.storage_key) {
         if (which === 'thumb' && !m.thumb_key) return null;
@@ -461,7 +461,7 @@ export function createMaterialService({ db, clock, jobs, storage, media, signer,
       assertWritable(ctx.actor);
       const { rows: materials } = await loadVisible(ctx.actor, body.material_ids);
       const accountIds = [...new Set(body.ad_account_ids)];
-      const accounts = await db.selectFrom('ad_accounts').select('id').where('id', 'in', accountIds).execute();
+      const accounts = await existingAdAccountIds(db, accountIds);
       if (accounts.length !== accountIds.length) throw new AppError('AD_ACCOUNT_NOT_FOUND', {}, 'ad_account_ids');
       assertWithin(await visibleAdAccountIds(db, ctx.actor), accountIds);
       const pairs = materials.flatMap((m) => accountIds.map((a) => ({ material_id: m.id, ad_account_id: a })));
@@ -471,17 +471,7 @@ export function createMaterialService({ db, clock, jobs, storage, media, signer,
         const now = clock.now();
         const queued: number[] = [];
         for (let i = 0; i < pairs.length; i += 1000) {
-          const rows = await trx
-            .insertInto('material_pushes')
-            .values(pairs.slice(i, i + 1000).map((p) => ({ ...p, state: 'pending' as const, pushed_by: ctx.actor.id, created_at: now, updated_at: now })))
-            .onConflict((oc) =>
-              oc
-                .columns(['material_id', 'ad_account_id'])
-                .doUpdateSet({ state: 'pending', error: null, error_key: null, error_params: null, pushed_by: ctx.actor.id, updated_at: now, finished_at: null })
-                .where('material_pushes.state', '=', 'failed'),
-            )
-            .returning('id')
-            .execute();
+          const rows = await insertPushes(trx, pairs.slice(i, i + 1000), ctx.actor.id, now);
           queued.push(...rows.map((r) => r.id));
         }
         const taskId = await queuePushes(trx, queued, ctx.actor.id);
@@ -504,7 +494,7 @@ export function createMaterialService({ db, clock, jobs, storage, media, signer,
       const ids = body.push_ids ? [...new Set(body.push_ids)] : undefined;
       const found = await findPushes(db, { ...(ids && { ids }), ...(body.material_id && { materialId: body.material_id }) }, scope);
       if (ids) {
-        const known = await db.selectFrom('material_pushes').select('id').where('id', 'in', ids).execute();
+        const known = await existingPushIds(db, ids);
         if (known.length !== ids.length) throw new AppError('PUSH_NOT_FOUND', {}, 'push_ids');
         if (found.length !== ids.length && !body.material_id) throw new AppError('FORBIDDEN_SCOPE');
       }
@@ -513,12 +503,7 @@ export function createMaterialService({ db, clock, jobs, storage, media, signer,
         const now = clock.now();
         const retried = failed.map((p) => p.id);
         if (retried.length) {
-          await trx
-            .updateTable('material_pushes')
-            .set({ state: 'pending', error: null, error_key: null, error_params: null, pushed_by: ctx.actor.id, updated_at: now, finished_at: null })
-            .where('id', 'in', retried)
-            .where('state', '=', 'failed')
-            .execute();
+          await requeueFailedPushes(trx, retried, ctx.actor.id, now);
         }
         const taskId = await queuePushes(trx, retried, ctx.actor.id);
         for (const materialId of new Set(failed.map((p) => p.material_id))) {

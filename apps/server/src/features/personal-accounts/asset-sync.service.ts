@@ -1,5 +1,4 @@
 import { bilingual, both, textIn, type Bilingual, type TokenStatus } from '@ads/contracts';
-import { sql } from 'kysely';
 import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
 import { AppError } from '../../errors.ts';
@@ -9,7 +8,21 @@ import { SecretUnreadableError, type SecretBox } from '../../lib/crypto.ts';
 import { isAuthFailure, platformDetail } from '../../lib/platform-errors.ts';
 import { PlatformError, type AdPlatformClient, type PlatformAdAccount, type PlatformPixel, type TokenInfo } from '../../platform/types.ts';
 import { writeAudit, type AuditContext } from '../audit/audit.service.ts';
-import { findPersonalAccountRow } from './personal-accounts.repository.ts';
+import {
+  holdIfConnected,
+  linkPages,
+  lockTokenStatus,
+  markAdAccountsUnreachable,
+  markPagesUnreachable,
+  pageTokensOf,
+  personalAccountName,
+  reachableAdAccountsAfter,
+  setPlatformPixelLinks,
+  upsertAdAccountRows,
+  upsertPageRows,
+  upsertPixelRows,
+} from './asset-sync.repository.ts';
+import { findPersonalAccountRow, updatePersonalAccount } from './personal-accounts.repository.ts';
 import { tokenHealth, type TokenHealth } from '../../lib/token-health.ts';
 
 /**
@@ -175,22 +188,6 @@ function uniqueById<T extends { id: string }>(items: readonly T[]): T[] {
   return [...new Map(items.map((x) => [x.id, x])).values()];
 }
 
-/** Ad account columns the platform provides (compared to tell a change from a mere re-read). */
-const AD_ACCOUNT_COLUMNS = [
-  'account_id',
-  'name',
-  'currency',
-  'timezone_name',
-  'timezone_offset_hours',
-  'account_status',
-  'disable_reason',
-  'amount_spent_minor',
-  'balance_minor',
-  'spend_cap_minor',
-  'business_id',
-  'business_name',
-] as const;
-
 interface SyncedAccount {
   id: number;
   platformId: string;
@@ -203,9 +200,8 @@ export function createAssetSync({ db, platform, clock, secrets }: AssetSyncDeps)
    * committed earlier is seen here; one that comes later waits for this write, then wipes it.
    */
   async function holdConnected(trx: Db, personalAccountId: number) {
-    const row = await trx.selectFrom('personal_accounts').select(['id']).where('id', '=', personalAccountId).where('deleted_at', 'is', null).forShare().executeTakeFirst();
-    if (!row) {
-      const gone = await trx.selectFrom('personal_accounts').select(['name']).where('id', '=', personalAccountId).executeTakeFirst();
+    if (!(await holdIfConnected(trx, personalAccountId))) {
+      const gone = await personalAccountName(trx, personalAccountId);
       throw new SyncDisconnectedError(personalAccountId, gone?.name ?? String(personalAccountId));
     }
   }
@@ -213,24 +209,20 @@ export function createAssetSync({ db, platform, clock, secrets }: AssetSyncDeps)
   /** Stores a token's health; writes an audit entry when the status changes. */
   async function saveHealth(id: number, health: TokenHealth, facts: Partial<Pick<TokenInfo, 'expiresAt' | 'dataAccessExpiresAt' | 'scopes' | 'type'>>, audit: AuditContext) {
     await db.transaction().execute(async (trx) => {
-      const before = await trx.selectFrom('personal_accounts').select(['status', 'status_reason_key']).where('id', '=', id).forUpdate().executeTakeFirst();
+      const before = await lockTokenStatus(trx, id);
       if (!before) return;
       const now = clock.now();
-      await trx
-        .updateTable('personal_accounts')
-        .set({
-          status: health.status,
-          status_reason_key: health.reasonKey,
-          status_reason_params: health.reasonParams ? JSON.stringify(health.reasonParams) : null,
-          ...(facts.expiresAt !== undefined && { token_expires_at: facts.expiresAt }),
-          ...(facts.dataAccessExpiresAt !== undefined && { data_access_expires_at: facts.dataAccessExpiresAt }),
-          ...(facts.scopes !== undefined && { scopes: facts.scopes }),
-          ...(facts.type !== undefined && { token_type: facts.type }),
-          last_checked_at: now,
-          updated_at: now,
-        })
-        .where('id', '=', id)
-        .execute();
+      await updatePersonalAccount(trx, id, {
+        status: health.status,
+        status_reason_key: health.reasonKey,
+        status_reason_params: health.reasonParams ? JSON.stringify(health.reasonParams) : null,
+        ...(facts.expiresAt !== undefined && { token_expires_at: facts.expiresAt }),
+        ...(facts.dataAccessExpiresAt !== undefined && { data_access_expires_at: facts.dataAccessExpiresAt }),
+        ...(facts.scopes !== undefined && { scopes: facts.scopes }),
+        ...(facts.type !== undefined && { token_type: facts.type }),
+        last_checked_at: now,
+        updated_at: now,
+      });
       if (before.status !== health.status || before.status_reason_key !== health.reasonKey) {
         await writeAudit(trx, audit, {
           action: 'personal_account.token_status',
@@ -266,11 +258,7 @@ export function createAssetSync({ db, platform, clock, secrets }: AssetSyncDeps)
     const text = error == null ? null : bilingual(error);
     const zh = text && text.zh.slice(0, 500);
     const en = text && text.en.slice(0, 500);
-    await db
-      .updateTable('personal_accounts')
-      .set({ ...rest, ...(error !== undefined && { last_sync_error: zh, last_sync_error_en: en === zh ? null : en }), updated_at: clock.now() })
-      .where('id', '=', id)
-      .execute();
+    await updatePersonalAccount(db, id, { ...rest, ...(error !== undefined && { last_sync_error: zh, last_sync_error_en: en === zh ? null : en }), updated_at: clock.now() });
   }
 
   /**
@@ -281,46 +269,7 @@ export function createAssetSync({ db, platform, clock, secrets }: AssetSyncDeps)
   async function upsertAdAccounts(personalAccountId: number, chunk: PlatformAdAccount[], now: Date) {
     return db.transaction().execute(async (trx) => {
       await holdConnected(trx, personalAccountId);
-      const rows = await trx
-        .insertInto('ad_accounts')
-        .values(
-          chunk.map((a) => ({
-            platform_id: a.id,
-            account_id: a.accountId,
-            name: a.name,
-            currency: a.currency,
-            timezone_name: a.timezoneName,
-            timezone_offset_hours: a.timezoneOffsetHours,
-            account_status: a.accountStatus,
-            disable_reason: a.disableReason,
-            amount_spent_minor: a.amountSpentMinor,
-            balance_minor: a.balanceMinor,
-            spend_cap_minor: a.spendCapMinor,
-            business_id: a.businessId,
-            business_name: a.businessName,
-            last_synced_at: now,
-            created_at: now,
-            updated_at: now,
-          })),
-        )
-        .onConflict((oc) =>
-          oc.column('platform_id').doUpdateSet((eb) => ({
-            ...Object.fromEntries(AD_ACCOUNT_COLUMNS.map((k) => [k, eb.ref(`excluded.${k}`)])),
-            last_synced_at: eb.ref('excluded.last_synced_at'),
-            // updated_at means "the platform's data changed", not "we looked again".
-            updated_at: sql<Date>`case when (${sql.join(AD_ACCOUNT_COLUMNS.map((k) => sql.ref(`ad_accounts.${k}`)))})
-              is distinct from (${sql.join(AD_ACCOUNT_COLUMNS.map((k) => sql.ref(`excluded.${k}`)))})
-              then excluded.updated_at else ad_accounts.updated_at end`,
-          })),
-        )
-        // xmax = 0 only on a row this statement inserted (PostgreSQL's way to tell insert from update).
-        .returning(['id', 'platform_id', sql<boolean>`(xmax = 0)`.as('inserted')])
-        .execute();
-      await trx
-        .insertInto('personal_account_ad_accounts')
-        .values(rows.map((r) => ({ personal_account_id: personalAccountId, ad_account_id: r.id, reachable: true, first_seen_at: now, last_seen_at: now })))
-        .onConflict((oc) => oc.columns(['personal_account_id', 'ad_account_id']).doUpdateSet((eb) => ({ reachable: true, last_seen_at: eb.ref('excluded.last_seen_at') })))
-        .execute();
+      const rows = await upsertAdAccountRows(trx, personalAccountId, chunk, now);
       const ids = new Map(rows.map((r) => [r.platform_id, r.id]));
       return {
         synced: chunk.map((a): SyncedAccount => ({ id: ids.get(a.id)!, platformId: a.id })),
@@ -331,12 +280,7 @@ export function createAssetSync({ db, platform, clock, secrets }: AssetSyncDeps)
 
   async function syncPages(personalAccountId: number, token: string, now: Date, signal?: AbortSignal) {
     const pages = uniqueById(await platform.listPages(token, { signal }));
-    const known = await db
-      .selectFrom('personal_account_pages as l')
-      .innerJoin('pages as p', 'p.id', 'l.page_id')
-      .select(['p.platform_id', 'l.page_token_enc'])
-      .where('l.personal_account_id', '=', personalAccountId)
-      .execute();
+    const known = await pageTokensOf(db, personalAccountId);
     const storedTokens = new Map(known.map((k) => [k.platform_id, k.page_token_enc]));
     const tokens = new Map<string, string | null>();
     for (const page of pages) {
@@ -356,51 +300,14 @@ export function createAssetSync({ db, platform, clock, secrets }: AssetSyncDeps)
       signal?.throwIfAborted();
       await db.transaction().execute(async (trx) => {
         await holdConnected(trx, personalAccountId);
-        const rows = await trx
-          .insertInto('pages')
-          .values(chunk.map((page) => ({ platform_id: page.id, name: page.name, category: page.category, picture_url: page.pictureUrl, last_synced_at: now, created_at: now, updated_at: now })))
-          .onConflict((oc) =>
-            oc.column('platform_id').doUpdateSet((eb) => ({
-              name: eb.ref('excluded.name'),
-              category: eb.ref('excluded.category'),
-              picture_url: eb.ref('excluded.picture_url'),
-              last_synced_at: eb.ref('excluded.last_synced_at'),
-              updated_at: sql<Date>`case when (pages.name, pages.category, pages.picture_url) is distinct from (excluded.name, excluded.category, excluded.picture_url)
-                then excluded.updated_at else pages.updated_at end`,
-            })),
-          )
-          .returning(['id', 'platform_id', sql<boolean>`(xmax = 0)`.as('inserted')])
-          .execute();
+        const rows = await upsertPageRows(trx, chunk, now);
         created += rows.filter((r) => r.inserted).length;
         const idOf = new Map(rows.map((r) => [r.platform_id, r.id]));
         ids.push(...rows.map((r) => r.id));
-        await trx
-          .insertInto('personal_account_pages')
-          .values(
-            chunk.map((page) => ({
-              personal_account_id: personalAccountId,
-              page_id: idOf.get(page.id)!,
-              tasks: page.tasks,
-              page_token_enc: tokens.get(page.id) ?? null,
-              reachable: true,
-              first_seen_at: now,
-              last_seen_at: now,
-            })),
-          )
-          .onConflict((oc) =>
-            oc.columns(['personal_account_id', 'page_id']).doUpdateSet((eb) => ({
-              tasks: eb.ref('excluded.tasks'),
-              page_token_enc: eb.ref('excluded.page_token_enc'),
-              reachable: true,
-              last_seen_at: eb.ref('excluded.last_seen_at'),
-            })),
-          )
-          .execute();
+        await linkPages(trx, personalAccountId, chunk, idOf, tokens, now);
       });
     }
-    let gone = db.updateTable('personal_account_pages').set({ reachable: false }).where('personal_account_id', '=', personalAccountId).where('reachable', '=', true);
-    if (ids.length) gone = gone.where('page_id', 'not in', ids);
-    await gone.execute();
+    await markPagesUnreachable(db, personalAccountId, ids);
     return { pages: pages.length, new_pages: created };
   }
 
@@ -415,21 +322,7 @@ export function createAssetSync({ db, platform, clock, secrets }: AssetSyncDeps)
       let created = 0;
       const fresh = uniqueById(found.filter((px) => !known.has(px.id)));
       for (const rows of chunked(fresh, ROWS_PER_STATEMENT)) {
-        const saved = await trx
-          .insertInto('pixels')
-          .values(rows.map((px) => ({ platform_id: px.id, name: px.name, last_fired_at: px.lastFiredAt, owner_business_id: px.ownerBusinessId, last_synced_at: now, created_at: now, updated_at: now })))
-          .onConflict((oc) =>
-            oc.column('platform_id').doUpdateSet((eb) => ({
-              name: eb.ref('excluded.name'),
-              last_fired_at: eb.ref('excluded.last_fired_at'),
-              owner_business_id: eb.ref('excluded.owner_business_id'),
-              last_synced_at: eb.ref('excluded.last_synced_at'),
-              updated_at: sql<Date>`case when (pixels.name, pixels.last_fired_at, pixels.owner_business_id) is distinct from (excluded.name, excluded.last_fired_at, excluded.owner_business_id)
-                then excluded.updated_at else pixels.updated_at end`,
-            })),
-          )
-          .returning(['id', 'platform_id', sql<boolean>`(xmax = 0)`.as('inserted')])
-          .execute();
+        const saved = await upsertPixelRows(trx, rows, now);
         for (const r of saved) known.set(r.platform_id, r.id);
         created += saved.filter((r) => r.inserted).length;
       }
@@ -448,33 +341,14 @@ export function createAssetSync({ db, platform, clock, secrets }: AssetSyncDeps)
           accountIds.push(accountId);
         }
       }
-      // The wanted pairs travel as two int arrays: three parameters however many links a chunk has.
-      await sql`
-        delete from pixel_ad_accounts l
-        where l.source = 'platform' and l.ad_account_id = any(${chunk.map((a) => a.id)}::int[])
-          and not exists (select 1 from unnest(${pixelIds}::int[], ${accountIds}::int[]) as w(pixel_id, ad_account_id)
-                          where w.pixel_id = l.pixel_id and w.ad_account_id = l.ad_account_id)`.execute(trx);
-      if (pixelIds.length) {
-        await sql`
-          insert into pixel_ad_accounts (pixel_id, ad_account_id, source, created_at)
-          select w.pixel_id, w.ad_account_id, 'platform', ${now}::timestamptz from unnest(${pixelIds}::int[], ${accountIds}::int[]) as w(pixel_id, ad_account_id)
-          on conflict do nothing`.execute(trx);
-      }
+      await setPlatformPixelLinks(trx, chunk.map((a) => a.id), pixelIds, accountIds, now);
       return created;
     });
   }
 
   /** The personal account's reachable ad accounts after `after` (ad_accounts.id), in id order: where a paused sync's pixel reads go on. */
   async function reachableAccounts(personalAccountId: number, after: number): Promise<SyncedAccount[]> {
-    const rows = await db
-      .selectFrom('personal_account_ad_accounts as l')
-      .innerJoin('ad_accounts as a', 'a.id', 'l.ad_account_id')
-      .select(['a.id', 'a.platform_id'])
-      .where('l.personal_account_id', '=', personalAccountId)
-      .where('l.reachable', '=', true)
-      .where('a.id', '>', after)
-      .orderBy('a.id')
-      .execute();
+    const rows = await reachableAdAccountsAfter(db, personalAccountId, after);
     return rows.map((r) => ({ id: r.id, platformId: r.platform_id }));
   }
 
@@ -546,9 +420,7 @@ export function createAssetSync({ db, platform, clock, secrets }: AssetSyncDeps)
             for (const account of chunk) await progress(++done, total, `${account.name} (${account.id})`);
           }
           // Only after the complete list: ad accounts the token no longer reaches stay, marked unreachable.
-          let gone = db.updateTable('personal_account_ad_accounts').set({ reachable: false }).where('personal_account_id', '=', id).where('reachable', '=', true);
-          if (synced.length) gone = gone.where('ad_account_id', 'not in', synced.map((s) => s.id));
-          const unreachable = Number((await gone.executeTakeFirst()).numUpdatedRows);
+          const unreachable = await markAdAccountsUnreachable(db, id, synced.map((s) => s.id));
           point = {
             phase: 'pages',
             after: 0,
@@ -604,11 +476,7 @@ export function createAssetSync({ db, platform, clock, secrets }: AssetSyncDeps)
           new_pixels: counts.new_pixels,
         };
         await db.transaction().execute(async (trx) => {
-          await trx
-            .updateTable('personal_accounts')
-            .set({ last_sync_status: 'success', last_sync_error: null, last_sync_error_en: null, last_synced_at: clock.now(), updated_at: clock.now() })
-            .where('id', '=', id)
-            .execute();
+          await updatePersonalAccount(trx, id, { last_sync_status: 'success', last_sync_error: null, last_sync_error_en: null, last_synced_at: clock.now(), updated_at: clock.now() });
           await writeAudit(trx, audit, { action: 'personal_account.sync', entity_type: 'personal_account', entity_id: id, after: summary });
         });
         return summary;

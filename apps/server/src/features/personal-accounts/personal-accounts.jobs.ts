@@ -1,5 +1,4 @@
 import { both, joinBoth, perLang, textIn, type Bilingual } from '@ads/contracts';
-import { sql } from 'kysely';
 import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
 import { defineJob, errorTexts, JobError, type JobContext } from '../../jobs/types.ts';
@@ -7,6 +6,7 @@ import { secretBoxFor } from '../../lib/crypto.ts';
 import { isAuthFailure, platformDetail } from '../../lib/platform-errors.ts';
 import type { AuditContext } from '../audit/audit.service.ts';
 import { createAssetSync, resumeTimeText, SyncAuthError, SyncDisconnectedError, SyncPausedError, syncResumePointSchema, type SyncResumePoint, type SyncSummary } from './asset-sync.service.ts';
+import { connectedAccounts, connectedAccountsToSync, queuedContinuationRuns } from './personal-accounts.repository.ts';
 import { SYNC_JOB } from './personal-accounts.service.ts';
 
 const auditOf = (ctx: JobContext<unknown>): AuditContext => ({ actor: null, ip: null, requestId: `job-run:${ctx.runId}` });
@@ -38,14 +38,7 @@ const CONTINUATION_GRACE_MS = 2 * 3_600_000;
  * same calls again), and an older continuation defers to a newer one.
  */
 async function pendingContinuations(db: Db, now: Date, exceptRunId: number): Promise<Map<number, number>> {
-  const rows = await db
-    .selectFrom('job_runs')
-    .select(['id', 'data'])
-    .where('job_name', '=', SYNC_JOB)
-    .where('status', '=', 'queued')
-    .where('id', '!=', exceptRunId)
-    .where(sql<boolean>`data -> 'resume' is not null`)
-    .execute();
+  const rows = await queuedContinuationRuns(db, SYNC_JOB, exceptRunId);
   const out = new Map<number, number>();
   for (const row of rows) {
     const parsed = continuationSchema.safeParse(row.data);
@@ -87,9 +80,7 @@ export const syncPersonalAccountsJob = defineJob<SyncJobData>({
       continuation?.success ? Object.entries(continuation.data.resume).map(([k, v]) => [Number(k), v]) : Object.keys(ctx.data.resume ?? {}).map((k) => [Number(k), null]),
     );
     const ids = ctx.data.resume ? [...resume.keys()] : ctx.data.ids?.length ? ctx.data.ids : undefined;
-    let q = ctx.db.selectFrom('personal_accounts').select(['id', 'name', 'last_synced_at']).where('deleted_at', 'is', null).where('token_enc', 'is not', null);
-    q = ids ? q.where('id', 'in', ids.length ? ids : [0]) : q.where('status', '!=', 'invalid');
-    let accounts = await q.orderBy('id').execute();
+    let accounts = await connectedAccountsToSync(ctx.db, ids);
 
     const pending = await pendingContinuations(ctx.db, runStartedAt, ctx.runId);
     if (ctx.data.resume) {
@@ -215,7 +206,7 @@ export const checkTokensJob = defineJob({
   defaultSchedule: '5 */6 * * *',
   retryLimit: 2,
   async run(ctx) {
-    const accounts = await ctx.db.selectFrom('personal_accounts').select(['id', 'name']).where('deleted_at', 'is', null).where('token_enc', 'is not', null).orderBy('id').execute();
+    const accounts = await connectedAccounts(ctx.db);
     if (!accounts.length) return { status: 'skipped', summary: { checked: 0 } };
     const sync = syncOf(ctx);
     const counts = { valid: 0, expiring: 0, invalid: 0 };

@@ -1,6 +1,7 @@
 import { REQUIRED_SCOPES, type Lang, type ListPersonalAccountsBody, type PersonalAccount } from '@ads/contracts';
-import { sql } from 'kysely';
+import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import type { DB } from '../../db/schema.ts';
 import { escapeLike, iso } from '../../lib/sql.ts';
 import { currentHealth, currentStatusSql, reasonText } from '../../lib/token-health.ts';
 
@@ -123,4 +124,102 @@ export async function findPersonalAccount(db: Db, id: number, lang: Lang, now: D
 /** The stored row (not disconnected), token ciphertext included: for services only, never for answers. */
 export function findPersonalAccountRow(db: Db, id: number) {
   return db.selectFrom('personal_accounts').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+}
+
+/** Queued runs of `jobName` that continue a paused sync (their data holds `resume`), except one run. */
+export function queuedContinuationRuns(db: Db, jobName: string, exceptRunId: number) {
+  return db
+    .selectFrom('job_runs')
+    .select(['id', 'data'])
+    .where('job_name', '=', jobName)
+    .where('status', '=', 'queued')
+    .where('id', '!=', exceptRunId)
+    .where(sql<boolean>`data -> 'resume' is not null`)
+    .execute();
+}
+
+/** Connected personal accounts (a token stored) by id: the listed ones, or without ids every one whose token is not known invalid. */
+export function connectedAccountsToSync(db: Db, ids: readonly number[] | undefined) {
+  let q = db.selectFrom('personal_accounts').select(['id', 'name', 'last_synced_at']).where('deleted_at', 'is', null).where('token_enc', 'is not', null);
+  q = ids ? q.where('id', 'in', ids.length ? [...ids] : [0]) : q.where('status', '!=', 'invalid');
+  return q.orderBy('id').execute();
+}
+
+/** Every connected personal account (a token stored), by id. */
+export function connectedAccounts(db: Db) {
+  return db.selectFrom('personal_accounts').select(['id', 'name']).where('deleted_at', 'is', null).where('token_enc', 'is not', null).orderBy('id').execute();
+}
+
+/** Personal accounts (not deleted) by id, whole rows. */
+export function personalAccountRows(db: Db, ids: readonly number[]) {
+  return db.selectFrom('personal_accounts').selectAll().where('id', 'in', [...ids]).where('deleted_at', 'is', null).execute();
+}
+
+/** Marks the accounts' sync queued, except those syncing now. */
+export async function markSyncQueued(db: Db, ids: readonly number[]) {
+  await db.updateTable('personal_accounts').set({ last_sync_status: 'queued' }).where('id', 'in', [...ids]).where('last_sync_status', 'is distinct from', 'running').execute();
+}
+
+/** The connected (not deleted) personal account of a Facebook user. */
+export function findByFacebookUser(db: Db, fbUserId: string) {
+  return db.selectFrom('personal_accounts').selectAll().where('fb_user_id', '=', fbUserId).where('deleted_at', 'is', null).executeTakeFirst();
+}
+
+/** Inserts, or updates the live row of the same Facebook user: the conflict target covers two connects racing each other. */
+export function upsertPersonalAccount(trx: Db, values: Insertable<DB['personal_accounts']> & Updateable<DB['personal_accounts']>, now: Date) {
+  return trx
+    .insertInto('personal_accounts')
+    .values({ ...values, created_at: now })
+    .onConflict((oc) =>
+      oc
+        .column('fb_user_id')
+        .where('deleted_at', 'is', null)
+        .doUpdateSet({ ...values }),
+    )
+    .returning(['id'])
+    .executeTakeFirstOrThrow();
+}
+
+export async function updatePersonalAccount(trx: Db, id: number, set: Updateable<DB['personal_accounts']>) {
+  await trx.updateTable('personal_accounts').set(set).where('id', '=', id).execute();
+}
+
+/** Soft delete: the token and page tokens are wiped, the links it had marked unreachable. */
+export async function softDeletePersonalAccount(trx: Db, id: number, now: Date) {
+  await trx.updateTable('personal_accounts').set({ deleted_at: now, token_enc: null, updated_at: now }).where('id', '=', id).execute();
+  await trx.updateTable('personal_account_pages').set({ page_token_enc: null, reachable: false }).where('personal_account_id', '=', id).execute();
+  await trx.updateTable('personal_account_ad_accounts').set({ reachable: false }).where('personal_account_id', '=', id).execute();
+}
+
+// OAuth states (one use, short-lived).
+
+export async function deleteOAuthStatesBefore(trx: Db, before: Date) {
+  await trx.deleteFrom('oauth_states').where('expires_at', '<', before).execute();
+}
+
+export async function insertOAuthState(trx: Db, values: Insertable<DB['oauth_states']>) {
+  await trx.insertInto('oauth_states').values(values).execute();
+}
+
+/** An unused, unexpired state. */
+export function findOpenOAuthState(db: Db, stateHash: string, now: Date) {
+  return db.selectFrom('oauth_states').select(['browser_hash']).where('state_hash', '=', stateHash).where('used_at', 'is', null).where('expires_at', '>', now).executeTakeFirst();
+}
+
+/** Uses the state once, for the browser that started it; answers its user, or nothing when it was not open. */
+export function claimOAuthState(db: Db, stateHash: string, browserHash: string, now: Date) {
+  return db
+    .updateTable('oauth_states')
+    .set({ used_at: now })
+    .where('state_hash', '=', stateHash)
+    .where('browser_hash', '=', browserHash)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .returning(['user_id'])
+    .executeTakeFirst();
+}
+
+/** An enabled, not deleted user, as an actor for connecting. */
+export function findEnabledUser(db: Db, id: number) {
+  return db.selectFrom('users').select(['id', 'account', 'is_admin', 'is_leader', 'department_id']).where('id', '=', id).where('deleted_at', 'is', null).where('status', '=', 'enabled').executeTakeFirst();
 }

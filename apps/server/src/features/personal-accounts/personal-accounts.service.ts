@@ -12,7 +12,21 @@ import { hashToken } from '../../lib/tokens.ts';
 import type { AdPlatformClient, PlatformUser, TokenInfo } from '../../platform/types.ts';
 import { writeAudit, type AuditContext } from '../audit/audit.service.ts';
 import { createAssetSync } from './asset-sync.service.ts';
-import { findPersonalAccount, listPersonalAccounts } from './personal-accounts.repository.ts';
+import {
+  claimOAuthState,
+  deleteOAuthStatesBefore,
+  findByFacebookUser,
+  findEnabledUser,
+  findOpenOAuthState,
+  findPersonalAccount,
+  insertOAuthState,
+  listPersonalAccounts,
+  markSyncQueued,
+  personalAccountRows,
+  softDeletePersonalAccount,
+  updatePersonalAccount,
+  upsertPersonalAccount,
+} from './personal-accounts.repository.ts';
 import { reasonText, tokenHealth } from '../../lib/token-health.ts';
 
 /** The job that syncs personal accounts' assets (personal-accounts.jobs.ts). */
@@ -79,7 +93,7 @@ export function createPersonalAccountService(deps: PersonalAccountServiceDeps) {
   /** Loads personal accounts the actor sees, refusing unknown ids (not found) and others' (403). */
   async function loadVisible(actor: ScopeActor, ids: readonly number[]) {
     const unique = [...new Set(ids)];
-    const rows = await db.selectFrom('personal_accounts').selectAll().where('id', 'in', unique).where('deleted_at', 'is', null).execute();
+    const rows = await personalAccountRows(db, unique);
     if (rows.length !== unique.length) throw new AppError('PERSONAL_ACCOUNT_NOT_FOUND');
     // A company asset scope sees every personal account (lib/scope.ts forAssets).
     const owners = await visibleUserIds(db, await forAssets(db, actor));
@@ -97,7 +111,7 @@ export function createPersonalAccountService(deps: PersonalAccountServiceDeps) {
   async function queueSync(ids: number[], createdBy: number | null): Promise<number> {
     const sorted = [...new Set(ids)].sort((a, b) => a - b);
     const taskId = await jobs.enqueue(SYNC_JOB, { ids: sorted }, { createdBy, singletonKey: `${SYNC_JOB}:${sorted.join(',')}` });
-    await db.updateTable('personal_accounts').set({ last_sync_status: 'queued' }).where('id', 'in', sorted).where('last_sync_status', 'is distinct from', 'running').execute();
+    await markSyncQueued(db, sorted);
     return taskId;
   }
 
@@ -122,7 +136,7 @@ export function createPersonalAccountService(deps: PersonalAccountServiceDeps) {
     }
     const health = tokenHealth(info, clock.now());
 
-    const existing = await db.selectFrom('personal_accounts').selectAll().where('fb_user_id', '=', me.id).where('deleted_at', 'is', null).executeTakeFirst();
+    const existing = await findByFacebookUser(db, me.id);
     const user = await forAssets(db, who.user);
     if (existing) {
       const owners = await visibleUserIds(db, user);
@@ -151,17 +165,7 @@ export function createPersonalAccountService(deps: PersonalAccountServiceDeps) {
     };
     const id = await db.transaction().execute(async (trx) => {
       // The conflict target covers two connects of one Facebook user racing each other.
-      const row = await trx
-        .insertInto('personal_accounts')
-        .values({ ...values, created_at: now })
-        .onConflict((oc) =>
-          oc
-            .column('fb_user_id')
-            .where('deleted_at', 'is', null)
-            .doUpdateSet({ ...values }),
-        )
-        .returning(['id'])
-        .executeTakeFirstOrThrow();
+      const row = await upsertPersonalAccount(trx, values, now);
       await writeAudit(trx, who.audit, {
         action: existing ? 'personal_account.reconnect' : 'personal_account.connect',
         entity_type: 'personal_account',
@@ -211,11 +215,8 @@ export function createPersonalAccountService(deps: PersonalAccountServiceDeps) {
       const now = clock.now();
       await db.transaction().execute(async (trx) => {
         // States are short-lived: clearing old ones here keeps the table small without a job.
-        await trx.deleteFrom('oauth_states').where('expires_at', '<', new Date(now.getTime() - 24 * 3600_000)).execute();
-        await trx
-          .insertInto('oauth_states')
-          .values({ state_hash: hashToken(state), browser_hash: hashToken(browser), user_id: ctx.actor.id, expires_at: new Date(now.getTime() + STATE_TTL_MS), created_at: now })
-          .execute();
+        await deleteOAuthStatesBefore(trx, new Date(now.getTime() - 24 * 3600_000));
+        await insertOAuthState(trx, { state_hash: hashToken(state), browser_hash: hashToken(browser), user_id: ctx.actor.id, expires_at: new Date(now.getTime() + STATE_TTL_MS), created_at: now });
       });
       return { result: { url }, setCookie: browserCookie(browser, publicUrl.startsWith('https:')) };
     },
@@ -237,38 +238,18 @@ export function createPersonalAccountService(deps: PersonalAccountServiceDeps) {
       const back = (params: Record<string, string>) => `${OAUTH_RETURN_PATH}?${Object.entries(params).map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&')}`;
       const fail = (key: Parameters<typeof formatMessage>[0], params: Record<string, unknown> = {}) => back({ error: formatMessage(key, req.lang, params) });
       const now = clock.now();
-      const open = await db
-        .selectFrom('oauth_states')
-        .select(['browser_hash'])
-        .where('state_hash', '=', hashToken(query.state))
-        .where('used_at', 'is', null)
-        .where('expires_at', '>', now)
-        .executeTakeFirst();
+      const open = await findOpenOAuthState(db, hashToken(query.state), now);
       if (!open) return fail('OAUTH_STATE_INVALID');
       const browserHash = req.browserValue && BROWSER_VALUE.test(req.browserValue) ? hashToken(req.browserValue) : null;
       if (!browserHash || !open.browser_hash || !safeEqual(browserHash, open.browser_hash)) {
         log.warn({ ip: req.ip, hasCookie: Boolean(req.browserValue) }, 'OAuth callback from a browser that did not start the dialog: refused');
         return fail('OAUTH_BROWSER_MISMATCH');
       }
-      const claimed = await db
-        .updateTable('oauth_states')
-        .set({ used_at: now })
-        .where('state_hash', '=', hashToken(query.state))
-        .where('browser_hash', '=', browserHash)
-        .where('used_at', 'is', null)
-        .where('expires_at', '>', now)
-        .returning(['user_id'])
-        .executeTakeFirst();
+      const claimed = await claimOAuthState(db, hashToken(query.state), browserHash, now);
       if (!claimed) return fail('OAUTH_STATE_INVALID');
       if (query.error) return query.error === 'access_denied' ? fail('OAUTH_DENIED') : fail('OAUTH_FAILED', { reason: (query.error_description ?? query.error).slice(0, 200) });
       if (!query.code) return fail('OAUTH_FAILED', { reason: 'no code' });
-      const user = await db
-        .selectFrom('users')
-        .select(['id', 'account', 'is_admin', 'is_leader', 'department_id'])
-        .where('id', '=', claimed.user_id)
-        .where('deleted_at', 'is', null)
-        .where('status', '=', 'enabled')
-        .executeTakeFirst();
+      const user = await findEnabledUser(db, claimed.user_id);
       if (!user) return fail('USER_NOT_FOUND');
       try {
         const platform = requirePlatform(deps.platform);
@@ -315,7 +296,7 @@ export function createPersonalAccountService(deps: PersonalAccountServiceDeps) {
       await db.transaction().execute(async (trx) => {
         for (const row of rows) {
           if (row.owner_user_id === owner) continue;
-          await trx.updateTable('personal_accounts').set({ owner_user_id: owner, updated_at: clock.now() }).where('id', '=', row.id).execute();
+          await updatePersonalAccount(trx, row.id, { owner_user_id: owner, updated_at: clock.now() });
           await writeAudit(trx, ctx, { action: 'personal_account.set_owner', entity_type: 'personal_account', entity_id: row.id, before: { owner_user_id: row.owner_user_id }, after: { owner_user_id: owner } });
         }
       });
@@ -327,7 +308,7 @@ export function createPersonalAccountService(deps: PersonalAccountServiceDeps) {
       await db.transaction().execute(async (trx) => {
         for (const row of rows) {
           if (row.hosted === body.hosted) continue;
-          await trx.updateTable('personal_accounts').set({ hosted: body.hosted, updated_at: clock.now() }).where('id', '=', row.id).execute();
+          await updatePersonalAccount(trx, row.id, { hosted: body.hosted, updated_at: clock.now() });
           await writeAudit(trx, ctx, { action: 'personal_account.set_hosted', entity_type: 'personal_account', entity_id: row.id, before: { hosted: row.hosted }, after: { hosted: body.hosted } });
         }
       });
@@ -342,9 +323,7 @@ export function createPersonalAccountService(deps: PersonalAccountServiceDeps) {
       const [row] = await loadVisible(ctx.actor, [id]);
       await db.transaction().execute(async (trx) => {
         const now = clock.now();
-        await trx.updateTable('personal_accounts').set({ deleted_at: now, token_enc: null, updated_at: now }).where('id', '=', id).execute();
-        await trx.updateTable('personal_account_pages').set({ page_token_enc: null, reachable: false }).where('personal_account_id', '=', id).execute();
-        await trx.updateTable('personal_account_ad_accounts').set({ reachable: false }).where('personal_account_id', '=', id).execute();
+        await softDeletePersonalAccount(trx, id, now);
         await writeAudit(trx, ctx, { action: 'personal_account.disconnect', entity_type: 'personal_account', entity_id: id, before: auditView(row!) });
       });
     },

@@ -1,5 +1,4 @@
-import { derivePaths, IS_ADMIN_MANAGER, IS_ADMIN_SUPER, type AssetScope, type LoginBody, type LoginResult, type UserInfo } from '@ads/contracts';
-import { sql } from 'kysely';
+import { derivePaths, type LoginBody, type LoginResult, type UserInfo } from '@ads/contracts';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { AppError } from '../../errors.ts';
@@ -9,6 +8,19 @@ import { dummyHashPromise, verifyPassword as defaultVerifyPassword } from '../..
 import { iso } from '../../lib/sql.ts';
 import { hashToken, newToken } from '../../lib/tokens.ts';
 import { writeAudit } from '../audit/audit.service.ts';
+import {
+  clearThrottle,
+  ensureThrottleRows,
+  findLoginUser,
+  giveBackThrottle,
+  loadSessionUser,
+  lockThrottleRows,
+  openSession,
+  revokeSession,
+  revokeUserSessions,
+  setThrottle,
+  touchSession,
+} from './session.repository.ts';
 
 export interface SessionServiceDeps {
   db: Db;
@@ -67,18 +79,8 @@ export function createSessionService({ db, clock, config, verifyPassword = defau
     const sorted = [...keys].sort((a, b) => a.key.localeCompare(b.key));
     const outcome = await db.transaction().execute(async (trx) => {
       // Rows exist before they are locked; inserted in key order, as they are locked, so two attempts never wait on each other in a circle.
-      await trx
-        .insertInto('login_throttle')
-        .values(sorted.map((k) => ({ key: k.key, failures: 0, first_failed_at: now, locked_until: null })))
-        .onConflict((oc) => oc.column('key').doNothing())
-        .execute();
-      const rows = await trx
-        .selectFrom('login_throttle')
-        .select(['key', 'failures', 'first_failed_at', 'locked_until'])
-        .where('key', 'in', sorted.map((k) => k.key))
-        .orderBy('key')
-        .forUpdate()
-        .execute();
+      await ensureThrottleRows(trx, sorted.map((k) => k.key), now);
+      const rows = await lockThrottleRows(trx, sorted.map((k) => k.key));
       const lockedUntil = Math.max(0, ...rows.map((r) => r.locked_until?.getTime() ?? 0));
       if (lockedUntil > now.getTime()) return { locked: lockedUntil, counts: null } as const;
       const counts = new Map<string, number>();
@@ -88,11 +90,7 @@ export function createSessionService({ db, clock, config, verifyPassword = defau
         const fresh = row.first_failed_at < windowStart || (row.locked_until !== null && row.locked_until.getTime() <= now.getTime());
         const failures = fresh ? 1 : row.failures + 1;
         counts.set(k.key, failures);
-        await trx
-          .updateTable('login_throttle')
-          .set({ failures, first_failed_at: fresh ? now : row.first_failed_at, locked_until: failures >= k.max ? lockUntil : null })
-          .where('key', '=', k.key)
-          .execute();
+        await setThrottle(trx, k.key, { failures, first_failed_at: fresh ? now : row.first_failed_at, locked_until: failures >= k.max ? lockUntil : null });
       }
       return { locked: 0, counts } as const;
     });
@@ -106,48 +104,13 @@ export function createSessionService({ db, clock, config, verifyPassword = defau
    */
   async function releaseAttempt(trx: Db, keys: ThrottleKey[]) {
     for (const k of keys) {
-      if (k.release === 'clear') {
-        await trx.deleteFrom('login_throttle').where('key', '=', k.key).execute();
-        continue;
-      }
-      await sql`
-        update login_throttle set
-          failures = greatest(failures - 1, 0),
-          locked_until = case when failures - 1 < ${k.max} then null else locked_until end
-        where key = ${k.key}`.execute(trx);
+      if (k.release === 'clear') await clearThrottle(trx, k.key);
+      else await giveBackThrottle(trx, k.key, k.max);
     }
   }
 
-  // Two plain queries instead of one with a role subquery: every authenticated call pays this,
-  // and the combined query cost more to plan than to run (bench/README.md).
   async function loadSessionRow(where: { tokenHash: string } | { userId: number }) {
-    const q = db
-      .selectFrom('users as u')
-      .leftJoin('departments as d', 'd.id', 'u.department_id')
-      .select(['u.id', 'u.account', 'u.name', 'u.remark', 'u.is_admin', 'u.is_leader', 'u.platform', 'u.department_id', 'u.login_at', 'd.name as department_name'])
-      .where('u.deleted_at', 'is', null)
-      .where('u.status', '=', 'enabled');
-    const row =
-      'tokenHash' in where
-        ? await q
-            .innerJoin('sessions as s', 's.user_id', 'u.id')
-            .select(['s.id as session_id', 's.last_seen_at'])
-            .where('s.token_hash', '=', where.tokenHash)
-            .where('s.revoked_at', 'is', null)
-            .executeTakeFirst()
-        : await q
-            .where('u.id', '=', where.userId)
-            .executeTakeFirst()
-            .then((r) => r && { ...r, session_id: 0, last_seen_at: clock.now() });
-    if (!row) return undefined;
-    // Managers and the super admin have fixed paths and see everything; only staff take theirs from roles.
-    const roles =
-      row.is_admin === IS_ADMIN_SUPER || row.is_admin === IS_ADMIN_MANAGER
-        ? []
-        : await db.selectFrom('user_roles as ur').innerJoin('roles as r', 'r.id', 'ur.role_id').select(['r.paths', 'r.asset_scope']).where('ur.user_id', '=', row.id).execute();
-    const role_paths = roles.flatMap((r) => r.paths);
-    const asset_scope: AssetScope = roles.some((r) => r.asset_scope === 'company') ? 'company' : 'own';
-    return { ...row, role_paths, asset_scope };
+    return loadSessionUser(db, where, clock.now());
   }
 
   function toResolved(row: NonNullable<Awaited<ReturnType<typeof loadSessionRow>>>): ResolvedSession {
@@ -188,12 +151,7 @@ export function createSessionService({ db, clock, config, verifyPassword = defau
     async login(body: LoginBody, meta: { ip: string; userAgent: string | null; requestId: string }): Promise<LoginResult> {
       const keys = keysOf(body.account, meta.ip);
       const counts = await reserveAttempt(keys);
-      const user = await db
-        .selectFrom('users')
-        .select(['id', 'account', 'pwd_hash', 'status'])
-        .where(sql`lower(account)`, '=', body.account.toLowerCase())
-        .where('deleted_at', 'is', null)
-        .executeTakeFirst();
+      const user = await findLoginUser(db, body.account);
       const ok = await verifyPassword(user?.pwd_hash ?? (await dummyHashPromise), body.pwd);
       if (!user || !ok) {
         // The reservation already counted this failure.
@@ -219,11 +177,7 @@ export function createSessionService({ db, clock, config, verifyPassword = defau
       const now = clock.now();
       await db.transaction().execute(async (trx) => {
         await releaseAttempt(trx, keys);
-        await trx
-          .insertInto('sessions')
-          .values({ user_id: user.id, token_hash: hashToken(token), ip: meta.ip, user_agent: meta.userAgent?.slice(0, 300) ?? null, created_at: now, last_seen_at: now })
-          .execute();
-        await trx.updateTable('users').set({ login_at: now }).where('id', '=', user.id).execute();
+        await openSession(trx, { user_id: user.id, token_hash: hashToken(token), ip: meta.ip, user_agent: meta.userAgent?.slice(0, 300) ?? null, created_at: now, last_seen_at: now });
         await writeAudit(trx, { actor: { id: user.id, account: user.account }, ip: meta.ip, requestId: meta.requestId }, {
           action: 'session.login',
           entity_type: 'user',
@@ -244,14 +198,14 @@ export function createSessionService({ db, clock, config, verifyPassword = defau
       const idle = now - row.last_seen_at.getTime();
       if (idle > config.sessionIdleMs) return null;
       if (idle > TOUCH_INTERVAL_MS) {
-        await db.updateTable('sessions').set({ last_seen_at: new Date(now) }).where('id', '=', row.session_id).execute();
+        await touchSession(db, row.session_id, new Date(now));
       }
       return toResolved(row);
     },
 
     async logout(actor: Actor, meta: { ip: string; requestId: string }) {
       await db.transaction().execute(async (trx) => {
-        await trx.updateTable('sessions').set({ revoked_at: clock.now() }).where('id', '=', actor.sessionId).where('revoked_at', 'is', null).execute();
+        await revokeSession(trx, actor.sessionId, clock.now());
         await writeAudit(trx, { actor, ...meta }, { action: 'session.logout', entity_type: 'user', entity_id: actor.id });
       });
     },
@@ -262,7 +216,5 @@ export type SessionService = ReturnType<typeof createSessionService>;
 
 /** Ends every open session of a user, except one (the caller's own, when they reset their own password). */
 export async function revokeSessions(db: Db, userId: number, now: Date, exceptSessionId?: number) {
-  let q = db.updateTable('sessions').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null);
-  if (exceptSessionId) q = q.where('id', '!=', exceptSessionId);
-  await q.execute();
+  await revokeUserSessions(db, userId, now, exceptSessionId);
 }

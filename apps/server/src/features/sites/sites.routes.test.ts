@@ -334,6 +334,15 @@ describe('catalog import and export', () => {
     const exported = await t.raw('/api/products/export', { token: manager, payload: { site_id: shop }, headers: { 'content-type': 'application/json' } });
     const again = await t.call('/api/products/import', { site_id: shop, filename: 'export.xlsx', content_base64: b64(exported.rawPayload) }, { token: manager });
     expect(again.data).toEqual({ created: 0, updated: 2, errors: [] });
+
+    // The shown columns alone, in their order: the table's price column holds the currency too,
+    // its name column the id; created_at is written when asked.
+    const shown = await t.raw('/api/products/export', { token: manager, payload: { site_id: shop, keyword: 'P1', columns: ['price', 'name', 'created_at'] }, headers: { 'content-type': 'application/json' } });
+    const rows = await readXlsx(shown.rawPayload);
+    expect(rows[0]).toEqual(['价格', '币种', '商品ID', '商品名', '创建时间']);
+    expect(rows.slice(1)).toEqual([[1299.5, 'CNY', 'P1', '台灯', expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/)]]);
+    const unknown = await t.call('/api/dramas/export', { site_id: site, columns: ['cover', 'price'] }, { token: manager });
+    expect(unknown.code).toBe(-2);
   });
 
   describe('hostile files', () => {

@@ -1,5 +1,5 @@
-import type { ListUsersBody, SysUser } from '@ads/contracts';
-import { sql, type SelectQueryBuilder } from 'kysely';
+import { IS_ADMIN_MANAGER, IS_ADMIN_SUPER, type ListUsersBody, type SysUser } from '@ads/contracts';
+import { sql, type Insertable, type SelectQueryBuilder, type Updateable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
 import { escapeLike, iso } from '../../lib/sql.ts';
@@ -115,4 +115,82 @@ export async function findActiveUserId(db: Db, id: number): Promise<number | und
 export async function setLeaderFlag(db: Db, id: number, now: Date): Promise<boolean> {
   const changed = await db.updateTable('users').set({ is_leader: 1, updated_at: now }).where('id', '=', id).where('is_leader', '=', 0).executeTakeFirst();
   return Boolean(changed.numUpdatedRows);
+}
+
+export async function departmentExists(db: Db, id: number): Promise<boolean> {
+  return Boolean(await db.selectFrom('departments').select('id').where('id', '=', id).executeTakeFirst());
+}
+
+export function findRoles(db: Db, ids: readonly number[]) {
+  return db.selectFrom('roles').select(['id', 'name', 'paths', 'asset_scope']).where('id', 'in', [...ids]).execute();
+}
+
+/** The user's roles become exactly `roleIds`. */
+export async function setUserRoles(trx: Db, userId: number, roleIds: readonly number[]) {
+  await trx.deleteFrom('user_roles').where('user_id', '=', userId).execute();
+  const unique = [...new Set(roleIds)];
+  if (unique.length) await trx.insertInto('user_roles').values(unique.map((role_id) => ({ user_id: userId, role_id }))).execute();
+}
+
+export function insertUser(trx: Db, values: Insertable<DB['users']>) {
+  return trx.insertInto('users').values(values).returning('id').executeTakeFirstOrThrow();
+}
+
+export async function updateUser(trx: Db, id: number, set: Updateable<DB['users']>) {
+  await trx.updateTable('users').set(set).where('id', '=', id).execute();
+}
+
+/** Soft delete: the row stays; the user leaves their roles and any department they led. */
+export async function softDeleteUser(trx: Db, id: number, now: Date) {
+  await trx.updateTable('users').set({ deleted_at: now, updated_at: now }).where('id', '=', id).execute();
+  await trx.deleteFrom('user_roles').where('user_id', '=', id).execute();
+  await trx.updateTable('departments').set({ leader_id: null }).where('leader_id', '=', id).execute();
+}
+
+/** Whether a (not deleted) user got the new password hash. */
+export async function setPasswordHash(trx: Db, userId: number, pwdHash: string, now: Date): Promise<boolean> {
+  const res = await trx.updateTable('users').set({ pwd_hash: pwdHash, updated_at: now }).where('id', '=', userId).where('deleted_at', 'is', null).executeTakeFirst();
+  return Boolean(res.numUpdatedRows);
+}
+
+/** Whom a caller who does not see everyone may pick. */
+export interface SimpleUserReach {
+  ids: number[];
+  /** Departments whose people are added (those the caller manages in /sys). */
+  departments: number[];
+  /** Add every manager and holder of this path (editors of materials); null: none. */
+  editorPath: string | null;
+}
+
+/** Enabled users (not the super admin) for pickers, limited to `reach` (null: everyone), by name. */
+export function simpleUsers(db: Db, reach: SimpleUserReach | null, f: { keyword?: string; department_id?: number }) {
+  let q = db.selectFrom('users').select(['id', 'account', 'name']).where('deleted_at', 'is', null).where('status', '=', 'enabled').where('is_admin', '!=', IS_ADMIN_SUPER);
+  if (reach) {
+    const { ids, departments, editorPath } = reach;
+    q = q.where((eb) =>
+      eb.or([
+        eb('id', 'in', ids),
+        ...(departments.length ? [eb('department_id', 'in', departments)] : []),
+        ...(editorPath
+          ? [
+              eb('is_admin', '=', IS_ADMIN_MANAGER),
+              eb.exists(
+                eb
+                  .selectFrom('user_roles as ur')
+                  .innerJoin('roles as r', 'r.id', 'ur.role_id')
+                  .select('ur.user_id')
+                  .whereRef('ur.user_id', '=', 'users.id')
+                  .where(sql<boolean>`${editorPath} = any(r.paths)`),
+              ),
+            ]
+          : []),
+      ]),
+    );
+  }
+  if (f.keyword) {
+    const like = `%${escapeLike(f.keyword)}%`;
+    q = q.where((eb) => eb.or([eb('account', 'ilike', like), eb('name', 'ilike', like)]));
+  }
+  if (f.department_id) q = q.where('department_id', '=', f.department_id);
+  return q.orderBy(sql`lower(name)`).orderBy('id').limit(1000).execute();
 }

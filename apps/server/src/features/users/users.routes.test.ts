@@ -502,6 +502,24 @@ describe('export', () => {
     expect(enSheet.rows[0]![1]).toBe('Account');
     expect(enSheet.rows[1]![5]).toBe('Staff');
   });
+
+  it('holds only the shown columns, in the order asked, and refuses unknown or repeated column keys', async () => {
+    const dept = await createDepartment(t.db, { name: '列部' });
+    const u = await createUser(t.db, { account: 'cols-0', name: '列0', department_id: dept.id });
+    const res = await t.raw('/api/sys-users/export', { token: managerToken, payload: { department_id: dept.id, columns: ['status', 'account', 'department'] } });
+    expect(res.statusCode).toBe(200);
+    const { rows } = await readXlsx(res.rawPayload);
+    // `account` is the table's account column: the id and the account name.
+    expect(rows).toEqual([
+      ['状态', 'ID', '账号', '部门'],
+      ['启用', u.id, 'cols-0', '列部'],
+    ]);
+    for (const columns of [['account', 'password'], ['name', 'name'], []]) {
+      const bad = await t.call('/api/sys-users/export', { department_id: dept.id, columns }, { token: managerToken });
+      expect(bad.code).toBe(-2);
+      expect(bad.data.errors[0].field).toMatch(/^columns/);
+    }
+  });
 });
 
 describe('audit_logs', () => {

@@ -1,7 +1,7 @@
 import { endpoints, type SysUser } from '@ads/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import { endpoint } from '../../lib/endpoint.ts';
-import { sendXlsx } from '../../lib/xlsx.ts';
+import { pickColumns, sendXlsx, type XlsxColumn } from '../../lib/xlsx.ts';
 import type { UserService } from './users.service.ts';
 
 const api = endpoints.sysUsers;
@@ -21,20 +21,21 @@ export function userRoutes(users: UserService): FastifyPluginAsync {
       const zh = req.lang === 'zh';
       const level = (u: SysUser) => (u.is_admin === 9 ? (zh ? '超级管理员' : 'Super admin') : u.is_admin === 1 ? (zh ? '管理员' : 'Manager') : zh ? '员工' : 'Staff');
       const when = (s: string | null) => (s ? s.replace('T', ' ').slice(0, 19) : '');
-      return sendXlsx<SysUser>(reply, zh ? '账号列表.xlsx' : 'accounts.xlsx', zh ? '账号' : 'Accounts', [
-        { header: h[0]!, width: 8, value: (u) => u.id },
-        { header: h[1]!, value: (u) => u.account },
-        { header: h[2]!, value: (u) => u.name },
-        { header: h[3]!, value: (u) => u.department_name ?? '' },
-        { header: h[4]!, width: 24, value: (u) => u.roles.map((r) => r.name).join(', ') },
-        { header: h[5]!, value: level },
-        { header: h[6]!, width: 8, value: (u) => (u.is_leader ? (zh ? '是' : 'Yes') : '') },
-        { header: h[7]!, width: 8, value: (u) => u.platform },
-        { header: h[8]!, width: 8, value: (u) => (u.status === 'enabled' ? (zh ? '启用' : 'Enabled') : zh ? '停用' : 'Disabled') },
-        { header: h[9]!, width: 20, value: (u) => when(u.login_at) },
-        { header: h[10]!, width: 20, value: (u) => when(u.created_at) },
-        { header: h[11]!, width: 30, value: (u) => u.remark },
-      ], (page) => users.exportRows(req.actor!, req.body, page));
+      const columns: XlsxColumn<SysUser>[] = [
+        { key: 'account', header: h[0]!, width: 8, value: (u) => u.id },
+        { key: 'account', header: h[1]!, value: (u) => u.account },
+        { key: 'name', header: h[2]!, value: (u) => u.name },
+        { key: 'department', header: h[3]!, value: (u) => u.department_name ?? '' },
+        { key: 'roles', header: h[4]!, width: 24, value: (u) => u.roles.map((r) => r.name).join(', ') },
+        { key: 'level', header: h[5]!, value: level },
+        { key: 'leader', header: h[6]!, width: 8, value: (u) => (u.is_leader ? (zh ? '是' : 'Yes') : '') },
+        { key: 'platform', header: h[7]!, width: 8, value: (u) => u.platform },
+        { key: 'status', header: h[8]!, width: 8, value: (u) => (u.status === 'enabled' ? (zh ? '启用' : 'Enabled') : zh ? '停用' : 'Disabled') },
+        { key: 'login_at', header: h[9]!, width: 20, value: (u) => when(u.login_at) },
+        { key: 'created_at', header: h[10]!, width: 20, value: (u) => when(u.created_at) },
+        { key: 'remark', header: h[11]!, width: 30, value: (u) => u.remark },
+      ];
+      return sendXlsx<SysUser>(reply, zh ? '账号列表.xlsx' : 'accounts.xlsx', zh ? '账号' : 'Accounts', pickColumns(columns, req.body.columns), (page) => users.exportRows(req.actor!, req.body, page));
     });
 
     endpoint(app, api.create_account, async (req) => users.create(req.ctx(), req.body));

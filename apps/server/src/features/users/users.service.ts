@@ -10,18 +10,34 @@ import {
   type SimpleUser,
   type SysUser,
 } from '@ads/contracts';
-import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { AppError } from '../../errors.ts';
 import { isManager, type Actor, type RequestContext } from '../../lib/actor.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { generatePassword, hashPassword, md5Hex } from '../../lib/passwords.ts';
 import { assertCanGrantPaths, assetScopeOf, departmentSubtree, forAssets, managedDepartments, manageableUserIds, manageRefusal, seesEverything, visibleUserIds } from '../../lib/scope.ts';
-import { escapeLike, isUniqueViolation } from '../../lib/sql.ts';
+import { isUniqueViolation } from '../../lib/sql.ts';
 import type { ExportPage } from '../../lib/xlsx.ts';
 import { writeAudit, type AuditContext } from '../audit/audit.service.ts';
 import { revokeSessions } from '../session/session.service.ts';
-import { allUsers, findUser, listUsers, type UserFilters, type UserScope, findActiveUserId as findActiveUser, setLeaderFlag } from './users.repository.ts';
+import {
+  allUsers,
+  departmentExists,
+  findRoles,
+  findUser,
+  insertUser,
+  listUsers,
+  setPasswordHash,
+  setUserRoles,
+  simpleUsers,
+  softDeleteUser,
+  updateUser,
+  type SimpleUserReach,
+  type UserFilters,
+  type UserScope,
+  findActiveUserId as findActiveUser,
+  setLeaderFlag,
+} from './users.repository.ts';
 
 export interface UserServiceDeps {
   db: Db;
@@ -81,8 +97,7 @@ export function createUserService({ db, clock }: UserServiceDeps) {
       if (departmentId === null && !isManager(actor)) throw new AppError('FORBIDDEN_SCOPE');
       return;
     }
-    const exists = await db.selectFrom('departments').select('id').where('id', '=', departmentId).executeTakeFirst();
-    if (!exists) throw new AppError('DEPARTMENT_NOT_FOUND');
+    if (!(await departmentExists(db, departmentId))) throw new AppError('DEPARTMENT_NOT_FOUND');
     const departments = await managedDepartments(db, actor);
     if (departments && !departments.includes(departmentId)) throw new AppError('FORBIDDEN_SCOPE');
   }
@@ -90,7 +105,7 @@ export function createUserService({ db, clock }: UserServiceDeps) {
   /** The roles exist, and grant nothing the actor lacks: no path they do not hold, no company asset scope they do not have. */
   async function assertRoles(actor: Actor, roleIds: number[]) {
     if (!roleIds.length) return;
-    const roles = await db.selectFrom('roles').select(['id', 'name', 'paths', 'asset_scope']).where('id', 'in', roleIds).execute();
+    const roles = await findRoles(db, roleIds);
     if (roles.length !== new Set(roleIds).size) throw new AppError('ROLE_NOT_FOUND');
     assertCanGrantPaths(actor, roles.flatMap((r) => r.paths));
     const wide = roles.filter((r) => r.asset_scope === 'company');
@@ -104,12 +119,6 @@ export function createUserService({ db, clock }: UserServiceDeps) {
   /** is_leader widens a user's data scope to their department subtree: only managers grant it. */
   function assertLeaderFlag(actor: Actor, isLeader: number | undefined, before = 0) {
     if (isLeader !== undefined && isLeader !== before && !isManager(actor)) throw new AppError('CANNOT_GRANT_LEADER');
-  }
-
-  async function setRoles(trx: Db, userId: number, roleIds: number[]) {
-    await trx.deleteFrom('user_roles').where('user_id', '=', userId).execute();
-    const unique = [...new Set(roleIds)];
-    if (unique.length) await trx.insertInto('user_roles').values(unique.map((role_id) => ({ user_id: userId, role_id }))).execute();
   }
 
   return {
@@ -132,21 +141,17 @@ export function createUserService({ db, clock }: UserServiceDeps) {
       const pwdHash = await hashPassword(body.pwd ?? md5Hex(generated!));
       try {
         const id = await db.transaction().execute(async (trx) => {
-          const row = await trx
-            .insertInto('users')
-            .values({
-              account: body.account,
-              name: body.name,
-              remark: body.remark ?? '',
-              pwd_hash: pwdHash,
-              is_admin: body.is_admin ?? IS_ADMIN_STAFF,
-              is_leader: body.is_leader ?? 0,
-              platform: body.platform ?? 'dj',
-              department_id: body.department_id ?? null,
-            })
-            .returning('id')
-            .executeTakeFirstOrThrow();
-          await setRoles(trx, row.id, body.role_ids ?? []);
+          const row = await insertUser(trx, {
+            account: body.account,
+            name: body.name,
+            remark: body.remark ?? '',
+            pwd_hash: pwdHash,
+            is_admin: body.is_admin ?? IS_ADMIN_STAFF,
+            is_leader: body.is_leader ?? 0,
+            platform: body.platform ?? 'dj',
+            department_id: body.department_id ?? null,
+          });
+          await setUserRoles(trx, row.id, body.role_ids ?? []);
           await writeAudit(trx, ctx, { action: 'user.create', entity_type: 'user', entity_id: row.id, after: auditView(await findUser(trx, row.id)) });
           return row.id;
         });
@@ -187,8 +192,8 @@ export function createUserService({ db, clock }: UserServiceDeps) {
             ...(body.status !== undefined && { status: body.status }),
             updated_at: clock.now(),
           };
-          await trx.updateTable('users').set(set).where('id', '=', body.id).execute();
-          if (body.role_ids) await setRoles(trx, body.id, body.role_ids);
+          await updateUser(trx, body.id, set);
+          if (body.role_ids) await setUserRoles(trx, body.id, body.role_ids);
           // A disabled user's sessions end at once (PRODUCT.md).
           if (body.status === 'disabled' && before.status !== 'disabled') await revokeSessions(trx, body.id, clock.now());
           const after = (await findUser(trx, body.id))!;
@@ -207,9 +212,7 @@ export function createUserService({ db, clock }: UserServiceDeps) {
       const before = await manageable(ctx.actor, id);
       await db.transaction().execute(async (trx) => {
         const now = clock.now();
-        await trx.updateTable('users').set({ deleted_at: now, updated_at: now }).where('id', '=', id).execute();
-        await trx.deleteFrom('user_roles').where('user_id', '=', id).execute();
-        await trx.updateTable('departments').set({ leader_id: null }).where('leader_id', '=', id).execute();
+        await softDeleteUser(trx, id, now);
         await revokeSessions(trx, id, now);
         await writeAudit(trx, ctx, { action: 'user.delete', entity_type: 'user', entity_id: id, before: auditView(before) });
       });
@@ -229,8 +232,7 @@ export function createUserService({ db, clock }: UserServiceDeps) {
       const password = generatePassword();
       const pwdHash = await hashPassword(md5Hex(password));
       await db.transaction().execute(async (trx) => {
-        const res = await trx.updateTable('users').set({ pwd_hash: pwdHash, updated_at: clock.now() }).where('id', '=', userId).where('deleted_at', 'is', null).executeTakeFirst();
-        if (!res.numUpdatedRows) throw new AppError('USER_NOT_FOUND');
+        if (!(await setPasswordHash(trx, userId, pwdHash, clock.now()))) throw new AppError('USER_NOT_FOUND');
         await revokeSessions(trx, userId, clock.now(), self ? actor.sessionId : undefined);
         await writeAudit(trx, ctx, { action: 'user.reset_password', entity_type: 'user', entity_id: userId });
       });
@@ -244,37 +246,15 @@ export function createUserService({ db, clock }: UserServiceDeps) {
      * they manage. `purpose: 'editor'` adds everyone who may work on materials, for a caller who does.
      */
     async simpleList(actor: Actor, body: SimpleListBody): Promise<SimpleUser[]> {
-      let q = db.selectFrom('users').select(['id', 'account', 'name']).where('deleted_at', 'is', null).where('status', '=', 'enabled').where('is_admin', '!=', IS_ADMIN_SUPER);
+      let reach: SimpleUserReach | null = null;
       if (!seesEverything(await forAssets(db, actor))) {
-        const reach = new Set([actor.id, ...((await visibleUserIds(db, actor)) ?? []), ...((await manageableUserIds(db, actor)) ?? [])]);
-        const sysDepartments = SYS_PEOPLE_PATHS.some((p) => actor.pathSet.has(p)) ? ((await managedDepartments(db, actor)) ?? []) : [];
-        const editors = body?.purpose === 'editor' && MATERIAL_PATHS.some((p) => actor.pathSet.has(p));
-        q = q.where((eb) =>
-          eb.or([
-            eb('id', 'in', [...reach]),
-            ...(sysDepartments.length ? [eb('department_id', 'in', sysDepartments)] : []),
-            ...(editors
-              ? [
-                  eb('is_admin', '=', IS_ADMIN_MANAGER),
-                  eb.exists(
-                    eb
-                      .selectFrom('user_roles as ur')
-                      .innerJoin('roles as r', 'r.id', 'ur.role_id')
-                      .select('ur.user_id')
-                      .whereRef('ur.user_id', '=', 'users.id')
-                      .where(sql<boolean>`${EDITOR_PATH} = any(r.paths)`),
-                  ),
-                ]
-              : []),
-          ]),
-        );
+        reach = {
+          ids: [...new Set([actor.id, ...((await visibleUserIds(db, actor)) ?? []), ...((await manageableUserIds(db, actor)) ?? [])])],
+          departments: SYS_PEOPLE_PATHS.some((p) => actor.pathSet.has(p)) ? ((await managedDepartments(db, actor)) ?? []) : [],
+          editorPath: body?.purpose === 'editor' && MATERIAL_PATHS.some((p) => actor.pathSet.has(p)) ? EDITOR_PATH : null,
+        };
       }
-      if (body?.keyword) {
-        const like = `%${escapeLike(body.keyword)}%`;
-        q = q.where((eb) => eb.or([eb('account', 'ilike', like), eb('name', 'ilike', like)]));
-      }
-      if (body?.department_id) q = q.where('department_id', '=', body.department_id);
-      return q.orderBy(sql`lower(name)`).orderBy('id').limit(1000).execute();
+      return simpleUsers(db, reach, { keyword: body?.keyword, department_id: body?.department_id });
     },
 
     /** Each listed user's roles become exactly role_ids, all or nothing. */
@@ -285,7 +265,7 @@ export function createUserService({ db, clock }: UserServiceDeps) {
       await assertRoles(ctx.actor, body.role_ids);
       await db.transaction().execute(async (trx) => {
         for (const before of befores) {
-          await setRoles(trx, before.id, body.role_ids);
+          await setUserRoles(trx, before.id, body.role_ids);
           await writeAudit(trx, ctx, {
             action: 'user.set_roles',
             entity_type: 'user',

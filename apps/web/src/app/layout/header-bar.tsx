@@ -15,7 +15,7 @@ import {
 import { Button, Dropdown, Flex, Layout, Space, theme, Tooltip, type MenuProps } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { request } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 import { useSession } from '@/stores/session-store';
 import { useSettings } from '@/stores/settings-store';
 import { ResetPasswordDialog } from './reset-password-dialog';
@@ -23,7 +23,7 @@ import { ResetPasswordDialog } from './reset-password-dialog';
 /** Ends the session on the server (best effort), clears local storage and reloads (SPEC.md §2). */
 export async function logout() {
   try {
-    await Promise.race([request('/logout', {}, { method: 'POST' }), new Promise((r) => setTimeout(r, 2000))]);
+    await Promise.race([api.session.logout(), new Promise((r) => setTimeout(r, 2000))]);
   } catch {
     /* the local session ends regardless */
   }

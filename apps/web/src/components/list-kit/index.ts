@@ -6,7 +6,7 @@
 export { ColumnChooser } from './column-chooser';
 export { DATE_PRESETS, presetOf, presetRange, todayIn, type DatePreset, type DayRange } from './date-presets';
 export { DateRangeField, useRangePresets, useReportTimezone } from './date-range-field';
-export { ExportButton, exportBody } from './export-button';
+export { ExportButton, exportBody, shownColumnKeys } from './export-button';
 export { FilterBar } from './filter-bar';
 export { ListEmpty, type EmptyConfig, type ListResult } from './list-states';
 export { ListTable, SELECTION_WIDTH, tableScrollX, visibleColumns, type ListColumn, type ListPage } from './list-table';

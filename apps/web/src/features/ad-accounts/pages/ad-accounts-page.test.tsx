@@ -146,7 +146,7 @@ describe('ad accounts page', { timeout: 60_000 }, () => {
 
     // The export sends what the list shows.
     await user.click(screen.getByRole('button', { name: /Export Excel/ }));
-    await waitFor(() => expect(api.lastBody('/ad-accounts/export')).toEqual({ sort_field: 'amount_spent', sort_order: 'ascend' }));
+    await waitFor(() => expect(api.lastBody('/ad-accounts/export')).toEqual({ sort_field: 'amount_spent', sort_order: 'ascend', columns: ['name', 'account_status', 'balance', 'amount_spent', 'personal_accounts', 'users', 'platform', 'hosted'] }));
   });
 
   it('says the select-all checkbox in the current language', async () => {
@@ -190,7 +190,7 @@ describe('ad accounts page', { timeout: 60_000 }, () => {
     // Now e-commerce, it leaves the drama-only list.
     await waitFor(() => expect(screen.queryByText('US Drama 01')).toBeNull());
     await user.click(screen.getByRole('button', { name: /Export Excel/ }));
-    await waitFor(() => expect(api.lastBody('/ad-accounts/export')).toEqual({ platform: 'dj', sort_field: 'name', sort_order: 'ascend' }));
+    await waitFor(() => expect(api.lastBody('/ad-accounts/export')).toEqual({ platform: 'dj', sort_field: 'name', sort_order: 'ascend', columns: ['name', 'account_status', 'balance', 'amount_spent', 'personal_accounts', 'users', 'platform', 'hosted'] }));
   });
 
   it('takes accounts out of hosting and edits a remark', async () => {

@@ -1,10 +1,10 @@
 import { AppstoreOutlined, CloudServerOutlined, TeamOutlined } from '@ant-design/icons';
-import { endpoints, type AdAccount } from '@ads/contracts';
+import { AD_ACCOUNT_EXPORT_COLUMNS, endpoints, type AdAccount } from '@ads/contracts';
 import { App, Button, Card } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConnectFirstButton } from '@/components/connect-first-button';
-import { ColumnChooser, ExportButton, exportBody, SelectionBar, useColumnPrefs, useListQuery, useRowSelection } from '@/components/list-kit';
+import { ColumnChooser, ExportButton, exportBody, SelectionBar, shownColumnKeys, useColumnPrefs, useListQuery, useRowSelection } from '@/components/list-kit';
 import { PageShell } from '@/components/page-shell';
 import { useRouteTitle } from '@/components/use-route-title';
 import { usePersonalAccountOptions } from '@/lib/lookups/use-personal-account-options';
@@ -61,7 +61,8 @@ export default function AdAccountsPage() {
       extra={
         <>
           <ColumnChooser columns={choosable} prefs={columnPrefs} />
-          <ExportButton exporter={exportAccounts} body={exportBody(list.query)} filename={t('adAccounts.exportFile')}>
+          <ExportButton exporter={exportAccounts} body={{ ...exportBody(list.query), columns: shownColumnKeys(choosable, columnPrefs.hidden, AD_ACCOUNT_EXPORT_COLUMNS) }}
+            filename={t('adAccounts.exportFile')}>
             {t('adAccounts.export')}
           </ExportButton>
         </>

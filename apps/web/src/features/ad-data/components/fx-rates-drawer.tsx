@@ -3,6 +3,7 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '@/lib/format';
+import { useDrawerFocusReturn } from '@/lib/use-drawer-focus-return';
 import { useSaveFxRate } from '../api/use-ad-data-mutations';
 import { useFxRates, type FxRate } from '../api/use-ad-queries';
 
@@ -37,8 +38,9 @@ export function FxRatesDrawer({ open, onClose }: { open: boolean; onClose: () =>
     }
   };
 
+  const focusReturn = useDrawerFocusReturn(open);
   return (
-    <Drawer open={open} onClose={onClose} size={640} title={t('fx.title')} destroyOnHidden>
+    <Drawer open={open} onClose={onClose} size={640} title={t('fx.title')} destroyOnHidden {...focusReturn}>
       <Flex vertical gap={16}>
         <Typography.Text type="secondary">{t('fx.help')}</Typography.Text>
         <Form form={form} layout="inline" initialValues={{ day: dayjs() }} aria-label={t('fx.title')} style={{ rowGap: 8 }}>

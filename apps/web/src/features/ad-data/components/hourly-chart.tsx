@@ -4,6 +4,7 @@ import ReactEChartsCore from 'echarts-for-react/esm/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { todayIn, useReportTimezone } from '@/components/list-kit';
+import { useDrawerFocusReturn } from '@/lib/use-drawer-focus-return';
 import { useSettings } from '@/stores/settings-store';
 import { useAdHourly } from '../api/use-ad-queries';
 import { echarts } from './echarts';
@@ -47,8 +48,9 @@ export function HourlyChartDrawer({ target, onClose }: { target: Target | null; 
   };
   const total = (key: 'spend' | 'previous_spend') => data?.series.reduce((s, p) => s + p[key], 0) ?? 0;
 
+  const focusReturn = useDrawerFocusReturn(target !== null);
   return (
-    <Drawer open={target !== null} onClose={onClose} size={720} title={t('hourly.title', { name: target?.name ?? '' })} destroyOnHidden>
+    <Drawer open={target !== null} onClose={onClose} size={720} title={t('hourly.title', { name: target?.name ?? '' })} destroyOnHidden {...focusReturn}>
       <Flex vertical gap={12}>
         <Typography.Text type="secondary">{t('hourly.note', { zone })}</Typography.Text>
         <Segmented<Series>

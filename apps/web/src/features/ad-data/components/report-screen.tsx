@@ -10,6 +10,7 @@ import { routeTitle, useRouteTitle } from '@/components/use-route-title';
 import { formatDateTime, formatRelative } from '@/lib/format';
 import { canCall, useViewer } from '@/lib/permissions';
 import '@/locales/ad-data-namespace';
+import { useDrawerFocusReturn } from '@/lib/use-drawer-focus-return';
 import { useSettings } from '@/stores/settings-store';
 import { useExportAdReport, useSyncAdAccounts } from '../api/use-ad-data-mutations';
 import { adReportQuerySchema, REPORT_FILTER_KEYS, reportBody, useAdReport, type AdReportQuery } from '../api/use-ad-report';
@@ -32,8 +33,9 @@ function AdsDrawer({ adset, query, range, onClose }: { adset: AdReportRow | null
   const body = reportBody('ad', { ...list.query, ...carried(query), adset_id: adset?.id } as AdReportQuery, range);
   const ads = useAdReport(body, { enabled: adset !== null });
   const chooser = useColumnPrefs('ad-report.ad', AD_HIDDEN);
+  const focusReturn = useDrawerFocusReturn(adset !== null);
   return (
-    <Drawer open={adset !== null} onClose={onClose} size="90%" title={t('ads.title', { name: adset?.name ?? '' })} destroyOnHidden>
+    <Drawer open={adset !== null} onClose={onClose} size="90%" title={t('ads.title', { name: adset?.name ?? '' })} destroyOnHidden {...focusReturn}>
       <ReportTable level="ad" list={list} result={ads} compare={Boolean(query.compare)} chooser={chooser} renderName={(r) => r.name} hideAccount empty={t('empty.ad')} />
     </Drawer>
   );

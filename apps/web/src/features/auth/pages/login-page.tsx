@@ -1,5 +1,4 @@
 import { LockOutlined, MoonOutlined, SunOutlined, UserOutlined } from '@ant-design/icons';
-import type { LoginResult } from '@ads/contracts';
 import { Button, Card, Flex, Form, Segmented, theme } from 'antd';
 // The two inputs alone: antd's Input compound also brings TextArea, Search and OTP to the login page.
 import Input from 'antd/es/input/Input';
@@ -7,7 +6,7 @@ import Password from 'antd/es/input/Password';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { request } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 import { md5Hex } from '@/lib/md5';
 import { useSession } from '@/stores/session-store';
 import { useSettings } from '@/stores/settings-store';
@@ -29,7 +28,7 @@ export default function LoginPage() {
   const handleFinish = async (values: LoginForm) => {
     setLoading(true);
     try {
-      const result = await request<LoginResult>('/login', { account: values.account.trim(), pwd: md5Hex(values.password) }, { method: 'POST' });
+      const result = await api.session.login({ account: values.account.trim(), pwd: md5Hex(values.password) });
       setLogin(result);
       navigate('/', { replace: true });
     } catch {

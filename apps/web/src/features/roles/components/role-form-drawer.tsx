@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { trimmedLength } from '@/lib/form-rules';
 import { applyFieldErrors } from '@/lib/form-errors';
 import { canGrantPaths, isManager, type Viewer } from '@/lib/permissions';
+import { useDrawerFocusReturn } from '@/lib/use-drawer-focus-return';
 import { useCreateRole } from '../api/use-create-role';
 import { useEditRole } from '../api/use-edit-role';
 import { PathTree } from './path-tree';
@@ -59,6 +60,7 @@ export function RoleFormDrawer({ target, viewer, onClose }: Props) {
     }
   };
 
+  const focusReturn = useDrawerFocusReturn(target !== null);
   return (
     <Drawer
       open={target !== null}
@@ -67,6 +69,7 @@ export function RoleFormDrawer({ target, viewer, onClose }: Props) {
       onClose={onClose}
       // Kept mounted so the form instance stays connected; fields are reset on every open.
       forceRender
+      {...focusReturn}
       footer={
         <Flex justify="flex-end" gap={8}>
           <Button onClick={onClose}>{tc('actions.cancel')}</Button>

@@ -1,5 +1,5 @@
 import { groupWithPages, IS_ADMIN_STAFF } from '@ads/contracts';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { buildRole } from '@/testing/factories';
 import { findDialog, rowOf } from '@/testing/dom';
@@ -84,6 +84,26 @@ describe('role page', { timeout: 60_000 }, () => {
     await waitFor(() =>
       expect(api.lastBody('/sys-roles/create')).toEqual({ name: 'Clerk', remark: '', paths: ['/index', '/sys', '/sys/accounts', '/sys/department', '/sys/role'], asset_scope: 'own' }),
     );
+  });
+
+  it('gives focus back to the opener on cancel, but not once the person has moved on to the search box', async () => {
+    const { user } = setup();
+    await screen.findByText('Optimizer');
+    const opener = screen.getByRole('button', { name: /New role/ });
+    await user.click(opener);
+    let drawer = await findDialog('New role');
+    await user.click(drawer.getByRole('button', { name: /Cancel/ }));
+    await waitFor(() => expect(document.activeElement).toBe(opener));
+
+    await user.click(opener);
+    drawer = await findDialog('New role');
+    const search = screen.getAllByRole('textbox').find((el) => !el.closest('.ant-drawer'))!;
+    act(() => {
+      drawer.getByRole('button', { name: /Cancel/ }).click();
+      search.focus();
+    });
+    await waitFor(() => expect(document.querySelector('.ant-drawer-open')).toBeNull());
+    expect(document.activeElement).toBe(search);
   });
 
   it('opens a role with exactly its pages ticked and saves them with their groups and its asset scope', async () => {

@@ -1,9 +1,9 @@
 import { PlusOutlined, UploadOutlined } from '@ant-design/icons';
-import type { Drama, Product, Site } from '@ads/contracts';
+import { DRAMA_EXPORT_COLUMNS, PRODUCT_EXPORT_COLUMNS, type Drama, type Product, type Site } from '@ads/contracts';
 import { App, Button, Card, Flex } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ColumnChooser, ExportButton, exportBody, useColumnPrefs, type ListView } from '@/components/list-kit';
+import { ColumnChooser, ExportButton, exportBody, shownColumnKeys, useColumnPrefs, type ListView } from '@/components/list-kit';
 import { confirmAction } from '@/lib/confirm';
 import { useDeleteDrama } from '../api/use-delete-drama';
 import { useDeleteProduct } from '../api/use-delete-product';
@@ -54,7 +54,6 @@ export function CatalogPanel({ site, list }: Props) {
       },
     });
 
-  const exportBodyOf = () => exportBody(kind === 'dramas' ? dramasBody(query, site.id) : productsBody(query, site.id));
 
   const empty = {
     text: t(kind === 'dramas' ? 'catalog.emptyDramas' : 'catalog.emptyProducts'),
@@ -70,6 +69,10 @@ export function CatalogPanel({ site, list }: Props) {
     ),
   };
   const choosable = kind === 'dramas' ? dramaColumns(t, tc, setDramaTarget, handleDelete) : productColumns(t, tc, setProductTarget, handleDelete);
+  const exportBodyOf = () => ({
+    ...exportBody(kind === 'dramas' ? dramasBody(query, site.id) : productsBody(query, site.id)),
+    columns: shownColumnKeys(choosable, columnPrefs.hidden, kind === 'dramas' ? DRAMA_EXPORT_COLUMNS : PRODUCT_EXPORT_COLUMNS),
+  });
 
   return (
     <Card

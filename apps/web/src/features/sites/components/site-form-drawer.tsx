@@ -3,6 +3,7 @@ import { Alert, App, Button, Drawer, Flex, Form, Input, Radio, Select } from 'an
 import type { TextAreaRef } from 'antd/es/input/TextArea';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useDrawerFocusReturn } from '@/lib/use-drawer-focus-return';
 import { usePixelOptions } from '@/lib/lookups/use-pixel-options';
 import { applyFieldErrors } from '@/lib/form-errors';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
@@ -108,6 +109,7 @@ export function SiteFormDrawer({ target, canPickPixel, onClose, onCreated }: Pro
     }
   };
 
+  const focusReturn = useDrawerFocusReturn(target !== null);
   return (
     <Drawer
       open={target !== null}
@@ -115,6 +117,7 @@ export function SiteFormDrawer({ target, canPickPixel, onClose, onCreated }: Pro
       size={640}
       onClose={onClose}
       forceRender
+      {...focusReturn}
       footer={
         <Flex justify="flex-end" gap={8}>
           <Button onClick={onClose}>{tc('actions.cancel')}</Button>

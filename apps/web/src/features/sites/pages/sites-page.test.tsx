@@ -249,6 +249,6 @@ describe('sites page', { timeout: 60_000 }, () => {
     await waitFor(() => expect(api.lastBody('/dramas/delete')).toEqual({ id: 42 }));
 
     await user.click(screen.getByRole('button', { name: /Export Excel/ }));
-    await waitFor(() => expect(api.lastBody('/dramas/export')).toEqual({ site_id: 5, keyword: 'Moon' }));
+    await waitFor(() => expect(api.lastBody('/dramas/export')).toEqual({ site_id: 5, keyword: 'Moon', columns: ['cover', 'name', 'language', 'episode_count', 'tags', 'test_status'] }));
   });
 });

@@ -340,6 +340,12 @@ describe('accounts page', { timeout: 60_000 }, () => {
     await screen.findByText('alice');
     await user.click(screen.getByRole('button', { name: /Export Excel/ }));
     await waitFor(() => expect(api.count('/sys-users/export')).toBe(1));
-    expect(api.lastBody('/sys-users/export')).toEqual({ status: 'enabled', sort_field: 'name', sort_order: 'ascend' });
+    expect(api.lastBody('/sys-users/export')).toEqual({
+      status: 'enabled',
+      sort_field: 'name',
+      sort_order: 'ascend',
+      // The shown columns, in table order (platform and created_at are hidden by default).
+      columns: ['account', 'name', 'department', 'roles', 'level', 'leader', 'status', 'login_at'],
+    });
   });
 });

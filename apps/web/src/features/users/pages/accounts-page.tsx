@@ -1,9 +1,9 @@
 import { PlusOutlined, TeamOutlined } from '@ant-design/icons';
-import type { SysUser } from '@ads/contracts';
+import { SYS_USER_EXPORT_COLUMNS, type SysUser } from '@ads/contracts';
 import { App, Button, Card } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ColumnChooser, ExportButton, exportBody, SelectionBar, useColumnPrefs, useListQuery, useRowSelection } from '@/components/list-kit';
+import { ColumnChooser, ExportButton, exportBody, SelectionBar, shownColumnKeys, useColumnPrefs, useListQuery, useRowSelection } from '@/components/list-kit';
 import { PageShell } from '@/components/page-shell';
 import { useRouteTitle } from '@/components/use-route-title';
 import { useDepartmentTree } from '@/lib/lookups/use-department-tree';
@@ -50,7 +50,8 @@ export default function AccountsPage() {
       extra={
         <>
           <ColumnChooser columns={columnChoices} prefs={columnPrefs} />
-          <ExportButton exporter={exportUsers} body={exportBody(list.query)} filename={t('accounts.exportFile')}>
+          <ExportButton exporter={exportUsers} body={{ ...exportBody(list.query), columns: shownColumnKeys(columnChoices, columnPrefs.hidden, SYS_USER_EXPORT_COLUMNS) }}
+            filename={t('accounts.exportFile')}>
             {t('accounts.export')}
           </ExportButton>
           <Button type="primary" icon={<PlusOutlined />} onClick={() => setFormTarget('create')}>
