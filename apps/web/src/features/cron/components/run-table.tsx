@@ -100,7 +100,7 @@ export function RunTable({ list, result, chooser, empty, cancelling, onCancel }:
     {
       key: 'result',
       title: t('runs.columns.result'),
-      width: 240,
+      width: 225,
       render: (_, r) => {
         const text = r.error ?? r.message;
         if (text) {

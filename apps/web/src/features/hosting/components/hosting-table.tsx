@@ -30,7 +30,7 @@ export function HostingTable({ hosted, list, result, empty, selection, onToggle 
       dataIndex: 'name',
       sortable: true,
       fixed: 'left',
-      width: 190,
+      width: 170,
       render: (name: string, a) => (
         <Flex vertical gap={2}>
           <Typography.Text strong ellipsis={{ tooltip: name }}>
@@ -66,7 +66,7 @@ export function HostingTable({ hosted, list, result, empty, selection, onToggle 
       width: 120,
       render: (_, a) => formatMoney(a.balance, a.currency),
     },
-    { key: 'users', title: t('adAccounts.columns.users'), width: 150, render: (_, a) => <RefTags refs={a.users} empty={t('adAccounts.unassigned')} /> },
+    { key: 'users', title: t('adAccounts.columns.users'), width: 140, render: (_, a) => <RefTags refs={a.users} empty={t('adAccounts.unassigned')} /> },
     { key: 'personal_accounts', title: t('adAccounts.columns.personalAccounts'), width: 150, render: (_, a) => <RefTags refs={a.personal_accounts} max={2} empty={t('adAccounts.unreachable')} /> },
   ];
   if (onToggle)

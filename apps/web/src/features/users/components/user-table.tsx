@@ -67,7 +67,7 @@ export function UserTable({ list, result, viewer, companyRoleIds, hidden = [], e
       sortable: true,
       fixed: 'left',
       locked: true,
-      width: 150,
+      width: 138,
       render: (account: string, u) => (
         <Flex gap={4} align="center" wrap={false}>
           <Typography.Text ellipsis={{ tooltip: account }} style={{ maxWidth: 110 }}>
