@@ -10,7 +10,7 @@ import { assertWithin, seesEverything, visibleAdAccountIds, visibleUserIds, type
 import { addDays, dayIn, startOfDay } from '../../lib/tz.ts';
 import { currencyOffset } from '../../platform/currency.ts';
 import { AD_ACCOUNT_SYNC_JOB, type AdAccountSyncData } from './ad-data.jobs.ts';
-import { insightsSyncedAsOf, previousSums, reportRows, type ReportFilters, type ReportQuery, type ReportScope } from './ad-reports.repository.ts';
+import { insightsSyncedAsOf, previousSums, reportRows, type ReportRowRaw, type ReportFilters, type ReportQuery, type ReportScope } from './ad-reports.repository.ts';
 import { rateLookup } from './ad-sync.service.ts';
 
 // Reports of ad data (issue 7 screens): rows by optimizer, ad account, campaign, ad set or ad for
@@ -38,6 +38,31 @@ function valuesOf(sums: FactSums): Record<MetricKey, number | null> {
 export async function reportScope(db: Db, actor: ScopeActor): Promise<ReportScope> {
   if (seesEverything(actor)) return { adAccountIds: null, userIds: null };
   return { adAccountIds: await visibleAdAccountIds(db, actor), userIds: await visibleUserIds(db, actor) };
+}
+
+/** One answer row from its raw sums; `prevValues` (the previous period's metrics) adds the change in %. */
+function reportRow(r: ReportRowRaw, prevValues: Record<MetricKey, number | null> | null): AdReportRow {
+  const metricsNow = valuesOf(r.sums);
+  return {
+    id: r.key,
+    name: r.name,
+    platform_id: r.platform_id,
+    ad_account: r.ad_account_id === null ? null : { id: r.ad_account_id, name: r.account_name ?? '', currency: r.account_currency ?? '', timezone_name: r.account_timezone ?? '' },
+    owner: r.owner_id === null ? null : { id: r.owner_id, name: r.owner_name ?? '' },
+    status: r.status,
+    effective_status: r.effective_status,
+    deleted: r.deleted,
+    budget_level: r.budget_level,
+    daily_budget_minor: r.daily_budget_minor,
+    lifetime_budget_minor: r.lifetime_budget_minor,
+    bid_amount_minor: r.bid_amount_minor,
+    currency: r.currency,
+    drama_id: r.drama_id,
+    product_id: r.product_id,
+    metrics: metricsNow,
+    previous: prevValues,
+    change: prevValues ? (Object.fromEntries(METRIC_KEYS.map((k) => [k, metricChange(metricsNow[k], prevValues[k])])) as Record<MetricKey, number | null>) : null,
+  };
 }
 
 export function createAdReportService({ db, clock, jobs, reportTimezone }: AdReportDeps) {
@@ -87,30 +112,9 @@ export function createAdReportService({ db, clock, jobs, reportTimezone }: AdRep
       previousRange = { date_from: addDays(q.from, -n), date_to: addDays(q.from, -1) };
       previous = await previousSums(db, q, previousRange.date_from, previousRange.date_to, rows.map((r) => r.key));
     }
-    const list: AdReportRow[] = rows.map((r) => {
-      const metricsNow = valuesOf(r.sums);
+    const list = rows.map((r) => {
       const prevSums = previous ? (previous.byKey.get(r.key) ?? {}) : null;
-      const prevValues = prevSums ? valuesOf(prevSums) : null;
-      return {
-        id: r.key,
-        name: r.name,
-        platform_id: r.platform_id,
-        ad_account: r.ad_account_id === null ? null : { id: r.ad_account_id, name: r.account_name ?? '', currency: r.account_currency ?? '', timezone_name: r.account_timezone ?? '' },
-        owner: r.owner_id === null ? null : { id: r.owner_id, name: r.owner_name ?? '' },
-        status: r.status,
-        effective_status: r.effective_status,
-        deleted: r.deleted,
-        budget_level: r.budget_level,
-        daily_budget_minor: r.daily_budget_minor,
-        lifetime_budget_minor: r.lifetime_budget_minor,
-        bid_amount_minor: r.bid_amount_minor,
-        currency: r.currency,
-        drama_id: r.drama_id,
-        product_id: r.product_id,
-        metrics: metricsNow,
-        previous: prevValues,
-        change: prevValues ? (Object.fromEntries(METRIC_KEYS.map((k) => [k, metricChange(metricsNow[k], prevValues[k])])) as Record<MetricKey, number | null>) : null,
-      };
+      return reportRow(r, prevSums ? valuesOf(prevSums) : null);
     });
     return {
       list,
@@ -132,26 +136,7 @@ export function createAdReportService({ db, clock, jobs, reportTimezone }: AdRep
     async exportRows(ctx: RequestContext, body: AdReportBody, page: { limit: number; offset: number }): Promise<AdReportRow[]> {
       const q = await queryOf(ctx.actor, body);
       const { rows } = await reportRows(db, { ...q, limit: page.limit, offset: page.offset });
-      return rows.map((r) => ({
-        id: r.key,
-        name: r.name,
-        platform_id: r.platform_id,
-        ad_account: r.ad_account_id === null ? null : { id: r.ad_account_id, name: r.account_name ?? '', currency: r.account_currency ?? '', timezone_name: r.account_timezone ?? '' },
-        owner: r.owner_id === null ? null : { id: r.owner_id, name: r.owner_name ?? '' },
-        status: r.status,
-        effective_status: r.effective_status,
-        deleted: r.deleted,
-        budget_level: r.budget_level,
-        daily_budget_minor: r.daily_budget_minor,
-        lifetime_budget_minor: r.lifetime_budget_minor,
-        bid_amount_minor: r.bid_amount_minor,
-        currency: r.currency,
-        drama_id: r.drama_id,
-        product_id: r.product_id,
-        metrics: valuesOf(r.sums),
-        previous: null,
-        change: null,
-      }));
+      return rows.map((r) => reportRow(r, null));
     },
 
     /** Spend (USD), impressions and clicks per report-zone hour of a day and of the day before, for one row (or everything in scope). */
