@@ -1,6 +1,7 @@
-// `npm run bench`: API throughput, login-page JavaScript, Lighthouse and asset-sync figures, each
-// printed as a ratio against a baseline measured in the same run (STYLE.md §11). See README.md for
-// every figure. `BENCH_ONLY=sync` runs the asset-sync section alone.
+// `npm run bench`: API throughput, login-page JavaScript, Lighthouse, material upload, asset and ad
+// data sync, report views, order ingest and cohort ROI figures, each printed as a ratio against a
+// baseline measured in the same run (STYLE.md §11). See README.md for every figure.
+// `npm run bench -- report orders` (or BENCH_ONLY=report,orders) runs those sections alone.
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,6 +14,10 @@ import { createBenchDatabase } from './postgres.ts';
 import { apiLogin, ROOT, startServer } from './server.ts';
 import { measureUpload, type UploadFigures } from './upload.ts';
 import { measureSync, type PhaseFigures, type RowWrites, type SyncFigures, type ThrottledFigures } from './sync.ts';
+import type { AdSyncFigures } from './ad-sync.ts';
+import { AIM_P95_MS, measurePgliteReport, measurePostgresReport, PG_ADS, PGLITE_ADS, preparePostgresCompany, RANGE_DAYS, reportProblems, type DriverReportFigures, type ReportFigures } from './report.ts';
+import type { Latencies } from './user-load.ts';
+import { AIM_COHORT_P95_MS, AIM_ORDERS_PER_S, COHORT_SORT, measureOrders, ORDERS, type OrdersSectionFigures } from './orders.ts';
 import { f0, f1, f2, printTable, type Row } from './table.ts';
 
 installCleanupHandlers();
@@ -59,13 +64,21 @@ function newestWebSource(): { file: string; mtime: Date } | null {
 
 const loadAverage = () => os.loadavg()[0]!;
 
-/** BENCH_ONLY=sync|upload runs that section alone; unset runs every section. */
-const ONLY = process.env.BENCH_ONLY?.trim() || undefined;
-if (ONLY !== undefined && ONLY !== 'sync' && ONLY !== 'upload') {
-  console.error(`BENCH_ONLY=${ONLY}: unknown section (known: sync, upload; unset runs everything)`);
+/**
+ * Sections to run: the arguments (`npm run bench -- report orders`) or BENCH_ONLY (`report,orders`);
+ * none runs every section. `api` is the API load, the JavaScript figures and Lighthouse.
+ */
+const SECTIONS = ['api', 'upload', 'sync', 'ad-sync', 'report', 'orders'] as const;
+type Section = (typeof SECTIONS)[number];
+const asked = [...process.argv.slice(2), ...(process.env.BENCH_ONLY ?? '').split(/[\s,]+/)].map((x) => x.trim()).filter(Boolean);
+const unknown = asked.filter((x) => !(SECTIONS as readonly string[]).includes(x));
+if (unknown.length) {
+  console.error(`unknown section ${unknown.join(', ')} (known: ${SECTIONS.join(', ')}; none runs everything)`);
   process.exit(2);
 }
-const runWeb = ONLY === undefined;
+const ONLY = asked.length ? [...new Set(asked)].join(',') : undefined;
+const want = (s: Section) => !asked.length || asked.includes(s);
+const runWeb = want('api');
 
 function git(args: string[]): string {
   try {
@@ -172,6 +185,7 @@ function printSync(s: SyncFigures) {
     printSyncPhase(d.driver, d.first);
     printSyncPhase(d.driver, d.resync);
     log(`  ${d.driver} re-sync / first sync: ${f2(d.resyncRatio)}× the time`);
+    if (d.adData) printAdSync(d.driver, d.adData);
   }
   if (s.postgresSkipped) log(`  PostgreSQL skipped: ${s.postgresSkipped}`);
   if (s.wallVsReplay !== undefined) log(`  PGlite first sync / bare replay of its requests: ${f1(s.wallVsReplay)}× the time`);
@@ -194,6 +208,25 @@ function printSync(s: SyncFigures) {
   }
 }
 
+function printAdSync(driver: string, a: AdSyncFigures) {
+  log(`  ${driver} ad data: ${a.accounts} ad accounts × ${a.adsPerAccount} ads; set-up ${a.setupRequests} simulator requests in ${f1(a.setupMs / 1000)} s (not measured)`);
+  for (const r of [a.first, a.repeat]) {
+    const c = r.calls;
+    log(
+      `    ${r.phase.padEnd(6)} ${f1(r.wallMs / 1000)} s, ${f1(r.accountsPerS)} accounts/s; Graph ${c.graphCalls} calls = ${c.httpRequests} HTTP (${c.batchRequests} batches) + ${c.batchItems} batch items; ` +
+        `${f2(r.callsPerAccount.graphCalls)} per account; refused ${c.refused} + ${c.refusedItems} items, failed ${c.failed}; runs failed ${r.failedRuns}, paused ${r.pausedRuns}`,
+    );
+    log(
+      `           rate-limit floor ${f1(r.floorMs / 1000)} s (${c.graphCalls} calls at the ${f1(r.budgetCallsPerS)}/s the app budget sustains): wall / floor ${f2(r.floorRatio)}; ` +
+        `one run spends ${f2(r.budgetShare * 100)} % of an hour's budget (${f1(r.budgetShare * 400)} % at one run per 15 min)`,
+    );
+    log(
+      `           DB ${r.db.statements} statements (${f1(r.db.statementsPerAccount)} per account, ${f0(r.db.ms)} ms summed over the concurrent runs); rows: ${r.rows.campaigns} campaigns, ${r.rows.adsets} ad sets, ${r.rows.ads} ads, ` +
+        `${r.rows.dailyRows} daily, ${r.rows.hourlyRows} hourly, ${r.rows.statRows} report rows; check: ${r.problems.length ? `FAILED: ${r.problems.join('; ')}` : 'every ad mirrored, stored spend = the simulator’s'}`,
+    );
+  }
+}
+
 function syncRows(s: SyncFigures): Row[] {
   const rows: Row[] = [];
   for (const d of [s.pglite, s.postgres]) {
@@ -209,6 +242,12 @@ function syncRows(s: SyncFigures): Row[] {
   if (p) {
     rows.push(['Sync Graph calls per ad account', f2(p.callsPerAdAccount.graphCalls), `HTTP ${f2(p.callsPerAdAccount.httpRequests)} + items ${f2(p.callsPerAdAccount.batchItems)}`, '']);
     rows.push(['Sync Graph calls/s PGlite', f0(p.graphCallsPerS), `bare GET /me ${f0(s.baseline.bareGetPerS)}`, f2(s.callsVsBareGet!)]);
+  }
+  for (const d of [s.pglite, s.postgres]) {
+    for (const r of d?.adData ? [d.adData.first, d.adData.repeat] : []) {
+      rows.push([`Ad sync ${d!.driver} ${r.phase}: s`, f1(r.wallMs / 1000), `rate-limit floor ${f1(r.floorMs / 1000)}`, f2(r.floorRatio)]);
+      rows.push([`Ad sync ${d!.driver} ${r.phase}: calls/account`, f2(r.callsPerAccount.graphCalls), `HTTP ${f2(r.callsPerAccount.httpRequests)} + items ${f2(r.callsPerAccount.batchItems)}`, '']);
+    }
   }
   if (s.pglite && s.postgres) rows.push(['Sync first sync s PGlite', f2(s.pglite.first.wallMs / 1000), `PostgreSQL ${f2(s.postgres.first.wallMs / 1000)}`, f2(s.pgliteVsPostgresWall!)]);
   const t: ThrottledFigures | undefined = s.throttled;
@@ -226,6 +265,47 @@ function syncRows(s: SyncFigures): Row[] {
   return rows;
 }
 
+const ms = (x: number) => `${f0(x)} ms`;
+const lat = (l: Latencies) => `p50 ${ms(l.p50Ms)}  p95 ${ms(l.p95Ms)}  (${l.requests} requests, ${f1(l.rps)}/s)`;
+
+function printReport(d: DriverReportFigures) {
+  const L = d.layout;
+  log(
+    `  ${d.driver}: ${d.rows.adStatsDaily.toLocaleString('en-US')} ad-day rows (ad_stats_daily), ${d.rows.campaignStatsDaily.toLocaleString('en-US')} campaign-day rows; ` +
+      `${L.adAccounts} ad accounts, ${L.campaigns} campaigns, ${L.ads} ads, ${L.people} optimizers; generated in ${f0(d.generateMs / 1000)} s, database ${f0(d.databaseMB)} MB`,
+  );
+  log(`  users: ${Object.entries(d.users).map(([k, n]) => `${n} ${k}`).join(', ')}; range ${d.range.from} … ${d.range.to} (${RANGE_DAYS} days)`);
+  for (const v of d.views) {
+    const e = v.endpoint;
+    const failures = e.non2xx + e.mismatches + e.errors + e.timeouts;
+    log(`  ${v.view.padEnd(9)} endpoint  ${lat(e)}  ${e.responseBytes} B${failures ? `  FAILED: non2xx ${e.non2xx}, not code 0 ${e.mismatches}, errors ${e.errors}, timeouts ${e.timeouts}` : ''}`);
+    log(`  ${''.padEnd(9)} by kind   ${Object.entries(e.byKind).map(([k, l]) => `${k} p50 ${ms(l.p50Ms)} p95 ${ms(l.p95Ms)}`).join('; ')}`);
+    log(`  ${''.padEnd(9)} raw GROUP BY  ${lat(v.baseline)}  (${Object.entries(v.baseline.byKind).map(([k, l]) => `${k} p95 ${ms(l.p95Ms)}`).join('; ')})`);
+    log(`  ${''.padEnd(9)} endpoint / raw: p50 ${f2(v.p50Ratio)}×, p95 ${f2(v.p95Ratio)}×; aim p95 ≤ ${AIM_P95_MS} ms ${v.aimMet ? 'met' : 'MISSED'}`);
+  }
+}
+
+function reportRows(d: DriverReportFigures): Row[] {
+  return d.views.flatMap((v): Row[] => [
+    [`Report ${d.driver} ${v.view}: p95 ms`, f0(v.endpoint.p95Ms), `raw GROUP BY ${f0(v.baseline.p95Ms)}`, f2(v.p95Ratio)],
+    [`Report ${d.driver} ${v.view}: p50 ms`, f0(v.endpoint.p50Ms), `raw GROUP BY ${f0(v.baseline.p50Ms)}`, f2(v.p50Ratio)],
+  ]);
+}
+
+function printOrders(o: OrdersSectionFigures) {
+  const c = o.cohort;
+  log(`  cohort ROI by campaign (${c.range.from} … ${c.range.to}, sorted by ${COHORT_SORT}; ${Object.entries(c.users).map(([k, n]) => `${n} ${k}`).join(', ')})`);
+  log(`    endpoint      ${lat(c.endpoint)}; by kind ${Object.entries(c.endpoint.byKind).map(([k, l]) => `${k} p50 ${ms(l.p50Ms)} p95 ${ms(l.p95Ms)}`).join('; ')}`);
+  log(`    raw GROUP BY  ${lat(c.baseline)}`);
+  log(`    endpoint / raw: p50 ${f2(c.p50Ratio)}×, p95 ${f2(c.p95Ratio)}×; aim p95 ≤ ${AIM_COHORT_P95_MS} ms ${c.aimMet ? 'met' : 'MISSED'}`);
+  const i = o.ingest;
+  log(
+    `  webhook: ${f0(i.ordersPerS)} orders/s (${i.batches} batches of ${i.batch} in ${f1(i.seconds)} s, ${i.connections} connections; batch p50 ${ms(i.batchP50Ms)}, p95 ${ms(i.batchP95Ms)}); ` +
+      `aim ≥ ${AIM_ORDERS_PER_S} orders/s ${i.ordersPerS >= AIM_ORDERS_PER_S ? 'met' : 'MISSED'}`,
+  );
+  log(`    bare GET /api/health/live: ${f0(i.bare.rps)} req/s (p50 ${ms(i.bare.p50Ms)}); webhook requests / bare requests: ${f2(i.requestRatio)}; orders stored ${i.storedOrders} for ${i.acceptedEvents} accepted`);
+}
+
 type Results = {
   meta: Record<string, unknown>;
   api: { pglite?: ApiFigures; postgres?: ApiFigures; postgresSkipped?: string; pgliteVsPostgresRps?: number };
@@ -233,6 +313,8 @@ type Results = {
   lighthouse?: LighthouseComparison;
   sync?: SyncFigures;
   upload?: UploadFigures;
+  report?: ReportFigures;
+  orders?: OrdersSectionFigures;
   errors: string[];
 };
 
@@ -314,7 +396,7 @@ async function apiAndBrowser(results: Results) {
 }
 
 async function main() {
-  log(`广告投放系统 benchmarks — Node ${process.versions.node}, ${os.cpus().length} CPUs` + (runWeb ? `, ${MEASURE_S} s per load at ${CONNECTIONS} connections\n` : ` — BENCH_ONLY=${ONLY}\n`));
+  log(`广告投放系统 benchmarks — Node ${process.versions.node}, ${os.cpus().length} CPUs` + (runWeb ? `, ${MEASURE_S} s per API load at ${CONNECTIONS} connections` : '') + (ONLY ? ` — sections: ${ONLY}` : '') + '\n');
   let web = 'not needed';
   let distTime: Date | undefined;
   let distStale = false;
@@ -352,7 +434,7 @@ async function main() {
   if (runWeb) await apiAndBrowser(results);
   const { pglite, postgres } = results.api;
 
-  if (ONLY === undefined || ONLY === 'upload') {
+  if (want('upload')) {
     log(`\n▸ [${elapsed()}] Material upload: tus on loopback against writing the same bytes to disk, and the server's memory`);
     try {
       results.upload = await measureUpload();
@@ -370,14 +452,68 @@ async function main() {
   }
 
   // Last: it keeps both cores busy with the server code, the simulator and the databases.
-  if (ONLY === undefined || ONLY === 'sync') log(`\n▸ [${elapsed()}] Asset sync: the sync-personal-accounts job against the simulator, PGlite then PostgreSQL`);
-  if (ONLY === undefined || ONLY === 'sync') try {
-    results.sync = await measureSync(log);
+  const syncOpts = { pglite: want('sync'), adData: want('sync') || want('ad-sync') };
+  if (want('sync') || want('ad-sync')) {
+    log(
+      `\n▸ [${elapsed()}] ${syncOpts.pglite ? 'Asset sync: the sync-personal-accounts job against the simulator, PGlite then PostgreSQL; then ' : 'Asset sync on PostgreSQL (to bring the ad accounts in), then '}` +
+        'the ad data sync (sync-ad-account, today and yesterday) of 40 ads per ad account on PostgreSQL',
+    );
+  }
+  if (want('sync') || want('ad-sync')) try {
+    results.sync = await measureSync(log, syncOpts);
     printSync(results.sync);
     errors.push(...results.sync.problems);
   } catch (err) {
     errors.push(`sync: ${message(err)}`);
     log(`  FAILED: ${message(err)}`);
+  }
+
+  if (want('report') || want('orders')) {
+    results.report = { problems: [] };
+    log(`\n▸ [${elapsed()}] ${want('report') ? 'Reports' : 'Orders'}: ${PG_ADS.toLocaleString('en-US')} ads on PostgreSQL, generated in SQL${want('report') ? ', then the views through the real server' : ''}`);
+    try {
+      const prepared = await preparePostgresCompany(PG_ADS, log);
+      if ('unavailable' in prepared) {
+        results.report.postgresSkipped = prepared.unavailable;
+        log(`  skipped: PostgreSQL unreachable (${prepared.unavailable})`);
+      } else {
+        try {
+          if (want('report')) {
+            results.report.postgres = await measurePostgresReport(prepared.db, prepared.company, log);
+            printReport(results.report.postgres);
+            errors.push(...reportProblems(results.report.postgres));
+          }
+          if (want('orders')) {
+            log(`\n▸ [${elapsed()}] Orders: ${ORDERS.toLocaleString('en-US')} orders on the same database, cohort ROI by campaign, then the webhook`);
+            try {
+              results.orders = await measureOrders(prepared.db, prepared.company, log);
+              printOrders(results.orders);
+              errors.push(...results.orders.problems);
+            } catch (err) {
+              errors.push(`orders: ${message(err)}`);
+              log(`  FAILED: ${message(err)}`);
+            }
+          }
+        } finally {
+          await prepared.db.drop();
+          log(`  database ${prepared.db.name} dropped`);
+        }
+      }
+    } catch (err) {
+      errors.push(`report PostgreSQL: ${message(err)}`);
+      log(`  FAILED: ${message(err)}`);
+    }
+    if (want('report') && PGLITE_ADS > 0) {
+      log(`\n▸ [${elapsed()}] Reports on PGlite: ${PGLITE_ADS.toLocaleString('en-US')} ads`);
+      try {
+        results.report.pglite = await measurePgliteReport(log);
+        printReport(results.report.pglite);
+        errors.push(...reportProblems(results.report.pglite));
+      } catch (err) {
+        errors.push(`report PGlite: ${message(err)}`);
+        log(`  FAILED: ${message(err)}`);
+      }
+    }
   }
 
   // Results file and summary table.
@@ -410,6 +546,14 @@ async function main() {
     rows.push(['Lighthouse /login TBT ms', f0(l.login.tbtMs), `trivial ${f0(l.baseline.tbtMs)}`, f2(l.ratios.tbt)]);
   }
   if (results.sync) rows.push(...syncRows(results.sync));
+  for (const d of [results.report?.postgres, results.report?.pglite]) if (d) rows.push(...reportRows(d));
+  if (results.orders) {
+    const { cohort: c, ingest: i } = results.orders;
+    rows.push(['Cohort ROI by campaign: p95 ms', f0(c.endpoint.p95Ms), `raw GROUP BY ${f0(c.baseline.p95Ms)}`, f2(c.p95Ratio)]);
+    rows.push(['Cohort ROI by campaign: p50 ms', f0(c.endpoint.p50Ms), `raw GROUP BY ${f0(c.baseline.p50Ms)}`, f2(c.p50Ratio)]);
+    rows.push(['Webhook orders/s', f0(i.ordersPerS), `aim ${AIM_ORDERS_PER_S}`, f2(i.ordersPerS / AIM_ORDERS_PER_S)]);
+    rows.push(['Webhook requests/s', f1(i.batches / i.seconds), `bare ${f0(i.bare.rps)}`, f2(i.requestRatio)]);
+  }
   for (const r of results.upload?.runs ?? []) {
     const mib = f0(r.bytes / 1024 / 1024);
     rows.push([`Upload ${mib} MiB: tus MB/s`, f0(r.uploadMBps), `disk write ${f0(r.diskMBps)}`, f2(r.ratio)]);

@@ -51,15 +51,28 @@ export interface RunningServer {
   stop: () => Promise<void>;
 }
 
+export interface ServerOptions {
+  /** A DATA_DIR prepared beforehand (a PGlite database generated in it); removed when the server stops. Default: a fresh temp dir. */
+  dataDir?: string;
+  /** The manager's password when the database was seeded beforehand. */
+  managerPassword?: string;
+  /** More environment (e.g. TOKEN_ENCRYPTION_KEY, META_GRAPH_URL). */
+  env?: Record<string, string>;
+  /** Node flags before the script (BENCH_SERVER_NODE_ARGS adds more, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile the server). */
+  nodeArgs?: string[];
+}
+
 /**
  * Starts the real server (`node --import tsx apps/server/src/main.ts`) on a free loopback port
- * with a fresh DATA_DIR, and waits until GET /api/health answers code 0.
+ * with a fresh DATA_DIR, and waits until GET /api/health answers code 0. Its built-in Graph API
+ * simulator gets a port of its own (META_SIM_PORT=0): on the default port it would join a
+ * simulator another process on this machine runs.
  */
-export async function startServer(label: string, databaseUrl?: string): Promise<RunningServer> {
+export async function startServer(label: string, databaseUrl?: string, opts: ServerOptions = {}): Promise<RunningServer> {
   const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ads-bench-data-'));
+  const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'ads-bench-data-'));
   trackTempDir(dataDir);
-  const managerPassword = `bench-${randomBytes(6).toString('hex')}`;
+  const managerPassword = opts.managerPassword ?? `bench-${randomBytes(6).toString('hex')}`;
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: String(port),
@@ -69,11 +82,14 @@ export async function startServer(label: string, databaseUrl?: string): Promise<
     INIT_MANAGER_PASSWORD: managerPassword,
     INIT_ADMIN_PASSWORD: `bench-${randomBytes(6).toString('hex')}`,
     LOG_LEVEL: 'warn',
+    META_SIM_PORT: '0',
+    ...opts.env,
   };
   for (const k of ['WEB_DIST', 'DEMO', 'TRUST_PROXY']) delete env[k];
 
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+  const nodeArgs = [...(opts.nodeArgs ?? []), ...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean)];
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'apps/server/src/main.ts'], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -124,15 +140,15 @@ export async function startServer(label: string, databaseUrl?: string): Promise<
   return { baseUrl, label, managerPassword, startMs: performance.now() - started, stop };
 }
 
-/** Logs in as manager over the API; returns the session token. */
-export async function apiLogin(server: RunningServer): Promise<string> {
+/** Logs in over the API (as manager unless another account is given); returns the session token. */
+export async function apiLogin(server: RunningServer, account = 'manager', password = server.managerPassword): Promise<string> {
   const res = await fetch(`${server.baseUrl}/api/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ account: 'manager', pwd: md5Hex(server.managerPassword) }),
-    signal: AbortSignal.timeout(10_000),
+    body: JSON.stringify({ account, pwd: md5Hex(password) }),
+    signal: AbortSignal.timeout(30_000),
   });
   const body = (await res.json()) as { code?: number; message?: string; data?: { token?: string } };
-  if (body.code !== 0 || !body.data?.token) throw new Error(`login as manager failed: HTTP ${res.status} ${JSON.stringify(body)}`);
+  if (body.code !== 0 || !body.data?.token) throw new Error(`login as ${account} failed: HTTP ${res.status} ${JSON.stringify(body)}`);
   return body.data.token;
 }

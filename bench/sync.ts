@@ -23,6 +23,7 @@ import { onCleanup, removeTempDir, trackTempDir, withTimeout } from './cleanup.t
 import { createBenchDatabase } from './postgres.ts';
 import { assertLoopback, HOST } from './server.ts';
 import { countingFetch, meterPg, meterPglite, sleepMeter, type CallCounts, type DbMeter, type RecordedRequest } from './sync-meter.ts';
+import { measureAdSync, type AdSyncFigures } from './ad-sync.ts';
 
 const envInt = (name: string, def: number, min: number, max: number) => {
   const raw = process.env[name];
@@ -114,6 +115,8 @@ export interface DriverFigures {
   /** re-sync wall / first sync wall. */
   resyncRatio: number;
   counts: RowCounts;
+  /** The ad data sync of 40 ads per ad account (ad-sync.ts), when it ran on this driver. */
+  adData?: AdSyncFigures;
 }
 
 export interface SyncFigures {
@@ -157,7 +160,7 @@ interface SimUser {
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-async function control<T>(sim: Simulator, method: 'GET' | 'POST' | 'PUT', route: string, body?: unknown): Promise<T> {
+export async function control<T>(sim: Simulator, method: 'GET' | 'POST' | 'PUT', route: string, body?: unknown): Promise<T> {
   const res = await fetch(`${sim.url}${route}`, {
     method,
     headers: body === undefined ? {} : { 'content-type': 'application/json' },
@@ -170,7 +173,7 @@ async function control<T>(sim: Simulator, method: 'GET' | 'POST' | 'PUT', route:
 }
 
 /** Puts the simulator's rate limits back to the standard tier with `overrides`; clears its counters. */
-async function setBudget(sim: Simulator, overrides: Record<string, number> = {}): Promise<{ app_calls_per_hour: number }> {
+export async function setBudget(sim: Simulator, overrides: Record<string, number> = {}): Promise<{ app_calls_per_hour: number }> {
   return control(sim, 'PUT', '/__sim/rate-limits', { preset: 'standard', ...overrides });
 }
 
@@ -314,7 +317,7 @@ async function stamps(db: Db): Promise<string> {
   return JSON.stringify(parts);
 }
 
-interface Harness {
+export interface Harness {
   sim: Simulator;
   user: SimUser;
   config: Config;
@@ -323,14 +326,14 @@ interface Harness {
   callsPerHour: number;
 }
 
-interface PhaseMeters {
+export interface PhaseMeters {
   fetch: ReturnType<typeof countingFetch>;
   sleep: ReturnType<typeof sleepMeter>;
   db: DbMeter;
 }
 
 /** The platform client exactly as the server builds it (lib/ad-platform.ts), with the meters injected. */
-function platformClient(h: Harness, m: PhaseMeters, logWarn: () => void, now?: () => number) {
+export function platformClient(h: Harness, m: PhaseMeters, logWarn: () => void, now?: () => number) {
   return createMetaPlatformClient(
     { ...h.config.meta, graphUrl: h.sim.url, appId: h.sim.appId, appSecret: h.sim.appSecret },
     { fetch: m.fetch.fetch, sleep: m.sleep.sleep, ...(now && { now }), log: { debug: () => {}, warn: logWarn } },
@@ -505,6 +508,7 @@ async function runDriver(
   log: (line: string) => void,
   onFirst: (recorded: RecordedRequest[]) => Promise<void>,
   throttled?: (database: Database, meter: DbMeter, personalAccountId: number) => Promise<void>,
+  adData = false,
 ): Promise<DriverFigures> {
   const { database, meter } = opened;
   await withTimeout(
@@ -543,7 +547,9 @@ async function runDriver(
     return problems;
   });
   if (throttled) await throttled(database, meter, id);
-  return { driver, connect: connect.figures, first: first.figures, resync: resync.figures, resyncRatio: resync.figures.wallMs / first.figures.wallMs, counts: await countRows(database.db) };
+  const counts = await countRows(database.db);
+  const ads = adData ? await measureAdSync(h, database, meter, log) : undefined;
+  return { driver, connect: connect.figures, first: first.figures, resync: resync.figures, resyncRatio: resync.figures.wallMs / first.figures.wallMs, counts, ...(ads && { adData: ads }) };
 }
 
 async function openPglite(): Promise<{ database: Database; meter: DbMeter; close: () => Promise<void> }> {
@@ -560,8 +566,12 @@ async function openPglite(): Promise<{ database: Database; meter: DbMeter; close
   return { database, meter, close: handle.now };
 }
 
-/** The whole section. `log` prints progress lines; figures are returned for the summary. */
-export async function measureSync(log: (line: string) => void): Promise<SyncFigures> {
+/**
+ * The whole section. `log` prints progress lines; figures are returned for the summary.
+ * `opts.pglite`: the PGlite driver and its throttled re-sync (the asset-sync figures); `opts.adData`:
+ * the ad data sync of 40 ads per account on PostgreSQL after its asset sync.
+ */
+export async function measureSync(log: (line: string) => void, opts: { pglite: boolean; adData: boolean } = { pglite: true, adData: true }): Promise<SyncFigures> {
   const problems: string[] = [];
   const sim = await startSimulator({ port: 0, host: HOST, speed: 1, orderIntervalMs: 0, logLevel: 'silent' });
   const stopSim = onCleanup('simulator', () => sim.close());
@@ -652,12 +662,14 @@ export async function measureSync(log: (line: string) => void): Promise<SyncFigu
       }
     };
 
-    log(`  PGlite (temp dir): connect, first sync, re-sync, throttled re-sync (${THROTTLE_CALLS_PER_HOUR} calls/hour)…`);
-    const lite = await openPglite();
-    try {
-      out.pglite = await runDriver('PGlite', h, lite, log, onFirst, throttled);
-    } finally {
-      await lite.close();
+    if (opts.pglite) {
+      log(`  PGlite (temp dir): connect, first sync, re-sync, throttled re-sync (${THROTTLE_CALLS_PER_HOUR} calls/hour)…`);
+      const lite = await openPglite();
+      try {
+        out.pglite = await runDriver('PGlite', h, lite, log, onFirst, throttled);
+      } finally {
+        await lite.close();
+      }
     }
 
     const pgdb = await createBenchDatabase();
@@ -669,7 +681,7 @@ export async function measureSync(log: (line: string) => void): Promise<SyncFigu
       try {
         const database = await openDatabase({ databaseUrl: pgdb.url });
         try {
-          out.postgres = await runDriver('PostgreSQL', h, { database, meter }, log, onFirst);
+          out.postgres = await runDriver('PostgreSQL', h, { database, meter }, log, onFirst, undefined, opts.adData);
         } finally {
           await database.close();
         }
@@ -681,6 +693,7 @@ export async function measureSync(log: (line: string) => void): Promise<SyncFigu
 
     for (const d of [out.pglite, out.postgres]) {
       for (const p of d ? [d.connect, d.first, d.resync] : []) for (const x of p.problems) problems.push(`sync ${d!.driver} ${p.phase}: ${x}`);
+      for (const x of d?.adData?.problems ?? []) problems.push(`sync ${d!.driver} ${x}`);
     }
     for (const x of out.throttled?.problems ?? []) problems.push(`sync throttled re-sync: ${x}`);
     if (out.pglite && out.postgres) out.pgliteVsPostgresWall = out.pglite.first.wallMs / out.postgres.first.wallMs;

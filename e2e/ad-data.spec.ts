@@ -1,7 +1,8 @@
 /**
  * 广告数据 (issue 7): a manager drills from an optimizer down to an ad, pauses the ad, edits its ad
- * set's budget and copies the ad set with another pixel; all three acts are then in the logs.
- * The campaigns are made on the simulator over its Graph API and back-dated so they delivered.
+ * set's budget, copies the ad set with another pixel and into another (JPY) ad account; every act
+ * is then in the logs. The campaigns are made on the simulator over its Graph API and back-dated
+ * so they delivered.
  */
 import { MANAGER, connectedSimUser, expect, openAs, pickOption, switchLocale, test, unique, type Page, type Sim } from './fixtures.ts';
 
@@ -18,22 +19,25 @@ const dayIn = (zone: string, ms: number) => new Intl.DateTimeFormat('en-CA', { t
 const rows = (page: Page) => page.locator('.ant-table-row');
 const row = (scope: Page | ReturnType<Page['locator']>, name: string) => scope.locator('.ant-table-row').filter({ hasText: name });
 
-test('drill from optimizer to ad, pause the ad, edit the budget, copy the ad set with another pixel, and find all three in the logs', async ({ page, api, sim }) => {
-  test.setTimeout(180_000);
+test('drill from optimizer to ad, pause the ad, edit the budget, copy the ad set with another pixel and into another ad account, and find every act in the logs', async ({ page, api, sim }) => {
+  test.setTimeout(300_000);
   const p = unique('E2E广告');
-  const names = { account: `${p}-户`, campaign: `${p}-系列`, adset: `${p}-组`, ad: `${p}-广告1` };
+  const names = { account: `${p}-户`, campaign: `${p}-系列`, adset: `${p}-组`, ad: `${p}-广告1`, jpAccount: `${p}-日本户`, jpCampaign: `${p}-日本系列` };
   const optimizer = await api.createStaff(['/advertising/user'], unique('投手'));
-  const { simUser } = await connectedSimUser(api, sim, { ad_accounts: [{ name: names.account }], pixels: 2 });
+  const { simUser } = await connectedSimUser(api, sim, { ad_accounts: [{ name: names.account }, { name: names.jpAccount, currency: 'JPY', timezone_name: 'Asia/Tokyo' }], pixels: 2 });
   const act = simUser.ad_accounts[0]!.id;
+  const actJ = simUser.ad_accounts[1]!.id;
   const token = simUser.access_token;
   const manager = await api.managerSession();
 
   // The account is the optimizer's: the campaigns under it are theirs.
   const accounts = await api.ok<{ list: { id: number; platform_id: string }[] }>('/ad-accounts/list', { page: 1, page_size: 10, keyword: act }, manager);
   const accountId = accounts.list.find((a) => a.platform_id === act)!.id;
+  const jpAccounts = await api.ok<{ list: { id: number; platform_id: string }[] }>('/ad-accounts/list', { page: 1, page_size: 10, keyword: actJ }, manager);
+  const jpAccountId = jpAccounts.list.find((a) => a.platform_id === actJ)!.id;
   await api.ok('/ad-accounts/assign_users', { ad_account_ids: [accountId], user_ids: [optimizer.id], mode: 'add' }, manager);
 
-  const campaign = await graph(sim, token, `${act}/campaigns`, { name: names.campaign, objective: 'OUTCOME_SALES', status: 'ACTIVE', special_ad_categories: [] });
+  const campaign = await graph(sim, token, `${act}/campaigns`, { name: names.campaign, objective: 'OUTCOME_SALES', status: 'ACTIVE', special_ad_categories: [], is_adset_budget_sharing_enabled: false });
   const adset = await graph(sim, token, `${act}/adsets`, {
     name: names.adset,
     campaign_id: campaign.id,
@@ -48,12 +52,23 @@ test('drill from optimizer to ad, pause the ad, edit the budget, copy the ad set
   await graph(sim, token, `${act}/ads`, { name: names.ad, adset_id: adset.id, status: 'ACTIVE', creative: { creative_id: creative.id } });
   await graph(sim, token, `${act}/ads`, { name: `${p}-广告2`, adset_id: adset.id, status: 'ACTIVE', creative: { creative_id: creative.id } });
   await sim.control('POST', 'backdate', { account_id: act, days: 3 });
+  // A campaign of the JPY account to copy the ad set into (its ad sets hold the budget).
+  await graph(sim, token, `${actJ}/campaigns`, { name: names.jpCampaign, objective: 'OUTCOME_SALES', status: 'PAUSED', special_ad_categories: [] });
 
-  // "Sync now" for the account, then wait until the optimizer's row has figures.
-  await api.ok('/ad-reports/sync', { ad_account_ids: [accountId] }, manager);
+  // "Sync now" for the accounts, then wait until the optimizer's row has figures and the JPY campaign is mirrored.
+  await api.ok('/ad-reports/sync', { ad_account_ids: [accountId, jpAccountId] }, manager);
   const now = Date.now();
   const from = dayIn('Asia/Shanghai', now - 86_400_000);
   const to = dayIn('Asia/Shanghai', now);
+  await expect
+    .poll(
+      async () => {
+        const r = await api.ok<{ list: { name: string }[] }>('/ad-reports/list', { level: 'campaign', date_from: from, date_to: to, ad_account_ids: [jpAccountId], status: 'all', page: 1, page_size: 10 }, manager);
+        return r.list.map((x) => x.name);
+      },
+      { timeout: 60_000, intervals: [500, 1000, 2000], message: 'the mirrored campaign of the JPY account' },
+    )
+    .toContain(names.jpCampaign);
   await expect
     .poll(
       async () => {
@@ -114,21 +129,43 @@ test('drill from optimizer to ad, pause the ad, edit the budget, copy the ad set
   const copy = page.getByRole('dialog').filter({ hasText: '复制 1 个广告组' });
   await pickOption(page, copy.getByRole('combobox', { name: '像素' }), otherPixel.name, { option: otherPixel.id });
   await copy.getByRole('button', { name: /下一步/ }).click();
-  await expect(copy.getByTestId('copy-preview')).toContainText(`像素：${otherPixel.id}`);
+  await expect(copy.getByTestId('copy-preview')).toContainText(`像素: ${simUser.pixels[0]!.id} → ${otherPixel.id}`);
   await copy.getByRole('button', { name: /确认复制/ }).click();
-  await expect(copy).toContainText('成功 1 项，失败 0 项');
+  // The ad set and its two ads, each its own row.
+  await expect(copy).toContainText('成功 3 项，失败 0 项');
   await copy.getByRole('button', { name: /完\s*成/ }).click();
+  await expect(copy).toBeHidden();
 
-  // All three acts are in 系统日志; the pause also in 关闭日志.
+  // Copy the ad set into the JPY account: read and created anew there, its budget converted to yen, as a task.
+  await page.getByRole('button', { name: `「${names.adset}」的更多操作` }).click();
+  await page.getByRole('menuitem', { name: '复制' }).click();
+  const cross = page.getByRole('dialog').filter({ hasText: '复制 1 个广告组' });
+  await pickOption(page, cross.getByRole('combobox', { name: '复制到广告账户' }), names.jpAccount, { option: `${names.jpAccount} (${actJ}) · JPY` });
+  await expect(cross).toContainText('预算按当日汇率换算为该账户币种');
+  await expect(cross.getByLabel('日预算（JPY）')).toBeVisible();
+  await pickOption(page, cross.getByRole('combobox', { name: '复制到广告系列' }), names.jpCampaign);
+  await cross.getByRole('button', { name: /下一步/ }).click();
+  const crossPreview = cross.getByTestId('copy-preview');
+  await expect(crossPreview).toContainText('将创建 3 个对象');
+  await expect(crossPreview).toContainText('日预算: USD 60.00 → JPY 9,000');
+  await expect(crossPreview).toContainText(`广告账户: ${act} → ${actJ}`);
+  await expect(cross.getByTestId('copy-notes')).toContainText('预算从 USD 换算为 JPY');
+  await cross.getByRole('button', { name: /确认复制/ }).click();
+  const task = cross.getByTestId('copy-task');
+  await expect(task.getByTestId('op-results').locator('.ant-tag-success')).toHaveCount(3, { timeout: 60_000 });
+  await expect(task.getByTestId('op-results')).toContainText(names.ad);
+  await cross.getByRole('button', { name: /完\s*成/ }).click();
+
+  // Every act is in 系统日志 (a copy: one row per object); the pause also in 关闭日志.
   await page.goto('/advertising/copy-log');
   await expect(page.getByRole('heading', { name: '系统日志' })).toBeVisible();
   await page.getByLabel('对象').fill(p);
   await page.getByLabel('对象').press('Enter');
-  await expect(rows(page)).toHaveCount(3);
-  await expect(row(page, names.ad)).toContainText('关闭');
-  await expect(row(page, names.ad)).toContainText('成功');
+  await expect(rows(page)).toHaveCount(8);
+  await expect(row(page, names.ad).filter({ hasText: '关闭' })).toContainText('成功');
   await expect(row(page, names.adset).filter({ hasText: '修改预算' })).toContainText('USD 50.00 → USD 60.00');
-  await expect(row(page, names.adset).filter({ hasText: '复制' })).toContainText(otherPixel.id);
+  await expect(row(page, names.adset).filter({ hasText: `→ ${otherPixel.id}` })).toContainText('复制');
+  await expect(row(page, names.adset).filter({ hasText: names.jpAccount })).toContainText('USD 60.00 → JPY 9,000');
   await page.getByText('关闭日志', { exact: true }).click();
   await expect(page).toHaveURL(/\/advertising\/close-log/);
   await expect(row(page, names.ad)).toContainText('关闭');

@@ -16,6 +16,8 @@ import { createAdLogService } from './features/ad-data/ad-logs.service.ts';
 import { createAdOperations } from './features/ad-data/ad-ops.service.ts';
 import { createAdReportService } from './features/ad-data/ad-reports.service.ts';
 import { createAdSync } from './features/ad-data/ad-sync.service.ts';
+import { dimReportRoutes } from './features/ad-data/dim-reports.routes.ts';
+import { createDimReportService } from './features/ad-data/dim-reports.service.ts';
 import { createFxService } from './features/ad-data/fx.service.ts';
 import { createAdAccountService } from './features/ad-accounts/ad-accounts.service.ts';
 import { departmentRoutes } from './features/departments/departments.routes.ts';
@@ -27,7 +29,12 @@ import { createMediaTools } from './features/materials/media.ts';
 import { createMaterialStorage } from './features/materials/storage.ts';
 import { createTusUploads } from './features/materials/tus.ts';
 import { menuRoutes } from './features/menus/menus.routes.ts';
+import { createDashboardService } from './features/overview/dashboard.service.ts';
+import { notificationRoutes } from './features/notifications/notifications.routes.ts';
+import { createNotificationService } from './features/notifications/notifications.service.ts';
 import { overviewRoutes } from './features/overview/overview.routes.ts';
+import { publishRoutes } from './features/publish/publish.routes.ts';
+import { createPublishService } from './features/publish/publish.service.ts';
 import { createOverviewService } from './features/overview/overview.service.ts';
 import { pageRoutes } from './features/pages/pages.routes.ts';
 import { createPageService } from './features/pages/pages.service.ts';
@@ -36,9 +43,14 @@ import { createPersonalAccountService } from './features/personal-accounts/perso
 import { pixelRoutes } from './features/pixels/pixels.routes.ts';
 import { createPixelService } from './features/pixels/pixels.service.ts';
 import { roleRoutes } from './features/roles/roles.routes.ts';
+import { createRuleEvaluator } from './features/rules/rules.evaluator.ts';
+import { ruleRoutes } from './features/rules/rules.routes.ts';
+import { createRuleService } from './features/rules/rules.service.ts';
 import { createRoleService } from './features/roles/roles.service.ts';
 import { sessionRoutes } from './features/session/session.routes.ts';
 import { createSessionService } from './features/session/session.service.ts';
+import { orderReportRoutes } from './features/orders/order-reports.routes.ts';
+import { createOrderReportService } from './features/orders/order-reports.service.ts';
 import { orderRoutes, orderWebhookRoutes } from './features/orders/orders.routes.ts';
 import { createOrderService } from './features/orders/orders.service.ts';
 import { catalogWithSimulator, createSimulatorSites, type SimulatorSites } from './features/orders/simulator-sites.ts';
@@ -157,6 +169,7 @@ export async function buildApp({
     ? createSimulatorSites({ db, secrets, simulatorUrl, webhookBase: () => webhookBase, timezone: config.reportTimezone, log: app.log })
     : undefined;
   const orders = createOrderService({ db, clock, secrets, reportTimezone: config.reportTimezone, log: app.log });
+  const orderReports = createOrderReportService({ db, clock, reportTimezone: config.reportTimezone });
   const sites = createSiteService({ db, clock, secrets, publicUrl: config.publicUrl, onChanged: simulatorSites && ((id) => simulatorSites.push(id)), orderHealth: orders.siteHealth });
   const catalog = simulatorSites ? catalogWithSimulator(createCatalogService({ db, clock }), db, simulatorSites) : createCatalogService({ db, clock });
   const personalAccounts = createPersonalAccountService({ db, clock, secrets, jobs, platform, publicUrl: config.publicUrl, log: app.log });
@@ -174,11 +187,18 @@ export async function buildApp({
   const uploads = createTusUploads({ materials, config: config.materials, log: app.log });
   // Ad data: reports, operations (through the platform, re-reading the mirror after each write), the operation log, exchange rates.
   const adReports = createAdReportService({ db, clock, jobs, reportTimezone: config.reportTimezone });
-  const adOps = platform
-    ? createAdOperations({ db, clock, platform, sync: createAdSync({ db, platform, clock, secrets, reportTimezone: config.reportTimezone, log: app.log }) })
-    : undefined;
+  const adSync = platform ? createAdSync({ db, platform, clock, secrets, reportTimezone: config.reportTimezone, log: app.log }) : undefined;
+  const adOps = platform && adSync ? createAdOperations({ db, clock, platform, jobs, reportTimezone: config.reportTimezone, sync: adSync }) : undefined;
+  // Publishing: the wizards, schemes (their job is publish.jobs.ts) and templates.
+  const publish = createPublishService({ db, clock, jobs, platform, sync: adSync, materials, reportTimezone: config.reportTimezone });
   const adLogs = createAdLogService({ db });
   const fx = createFxService({ db, clock });
+  const dimReports = createDimReportService({ db, clock, reportTimezone: config.reportTimezone });
+  const dashboard = createDashboardService({ db, clock, reportTimezone: config.reportTimezone, dimReports, adReports, personalAccounts, adAccounts, orders, cron });
+  // Hosting rules and their notifications (issue 10): the evaluator here serves dry runs; the job acts.
+  const notifications = createNotificationService({ db, clock, secrets, config, log: app.log });
+  const ruleEvaluator = createRuleEvaluator({ db, clock, reportTimezone: config.reportTimezone, ops: adOps, notify: (i) => notifications.send(i), log: app.log });
+  const rules = createRuleService({ db, clock, jobs, reportTimezone: config.reportTimezone, evaluator: ruleEvaluator, notifications });
 
   registerErrorHandler(app);
   registerRequestLogging(app, slowRequestMs);
@@ -213,10 +233,15 @@ export async function buildApp({
       await api.register(siteRoutes(sites, catalog));
       await api.register(orderWebhookRoutes(orders));
       await api.register(orderRoutes(orders));
+      await api.register(orderReportRoutes(orderReports));
       await api.register(materialRoutes(materials, storage, uploads));
-      await api.register(overviewRoutes(overview));
+      await api.register(overviewRoutes(overview, dashboard));
       await api.register(uploads.routes);
       await api.register(adDataRoutes({ reports: adReports, ops: adOps, logs: adLogs, fx }));
+      await api.register(dimReportRoutes(dimReports));
+      await api.register(publishRoutes(publish));
+      await api.register(ruleRoutes(rules));
+      await api.register(notificationRoutes(notifications, rules.rulesPerChannel));
     },
     { prefix: '/api' },
   );

@@ -113,6 +113,8 @@ const envSchema = z.object({
   S3_ACCESS_KEY_ID: optionalText,
   S3_SECRET_ACCESS_KEY: optionalText,
   S3_FORCE_PATH_STYLE: bool,
+  // Notification channels (features/notifications): hosts a webhook may point at, comma-separated; '*' = any.
+  NOTIFY_WEBHOOK_HOSTS: z.string().default('open.feishu.cn,open.larksuite.com,oapi.dingtalk.com,qyapi.weixin.qq.com,hooks.slack.com'),
   HOURLY_RETENTION_DAYS: z.coerce.number().int().min(3).max(400).default(40),
   REPORT_TIMEZONE: z
     .string()
@@ -215,6 +217,8 @@ export interface Config {
   reportTimezone: string;
   /** HOURLY_RETENTION_DAYS: how long hourly ad insights are kept (charts, rules' hour windows, re-bucketing). */
   hourlyRetentionDays: number;
+  /** Notification channels: the hosts webhook URLs may point at ('*': any), so a channel cannot make the server call internal addresses. */
+  notify: { webhookHosts: string[] | '*' };
 }
 
 /** The only place that reads process.env. Throws a readable message on bad values. */
@@ -303,5 +307,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     reportTimezone: e.REPORT_TIMEZONE,
     hourlyRetentionDays: e.HOURLY_RETENTION_DAYS,
+    notify: { webhookHosts: e.NOTIFY_WEBHOOK_HOSTS.trim() === '*' ? '*' : e.NOTIFY_WEBHOOK_HOSTS.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean) },
   };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { flagInput, idSchema, numberInput, pageBodySchema, pageResultSchema, sortOrderSchema } from './envelope.ts';
+import { exportColumnsSchema, flagInput, idSchema, numberInput, pageBodySchema, pageResultSchema, sortOrderSchema } from './envelope.ts';
 import { METRIC_KEYS, type MetricKey } from './metrics.ts';
 import { daySchema, text } from './text.ts';
 
@@ -122,22 +122,58 @@ export const adOpsApplyBodySchema = z.object({
 });
 export type AdOpsApplyBody = z.infer<typeof adOpsApplyBodySchema>;
 
+/** Conversion events an ad set can optimise for (the platform's custom_event_type values). */
+export const AD_CONVERSION_EVENTS = ['PURCHASE', 'COMPLETE_REGISTRATION', 'ADD_TO_CART', 'INITIATE_CHECKOUT', 'ADD_PAYMENT_INFO', 'LEAD', 'CONTENT_VIEW', 'SUBSCRIBE'] as const;
+
 export const adOpsCopyBodySchema = z.object({
   level: adLevelSchema,
   ids: z.array(idSchema).min(1).max(50),
+  /**
+   * Another ad account (in the caller's scope, reached by a valid token): the objects are read and
+   * re-created there, their materials pushed there first, budgets converted to its currency. The
+   * copy then runs as a task (answer `task_id`); its log rows carry the answer's `batch_id`.
+   */
+  target_ad_account_id: idSchema.optional(),
+  /** Target parent (our id): a campaign for ad sets, an ad set for ads; default the source's parent (required in another account). */
   parent_id: idSchema.optional(),
   copies: numberInput(z.number().int().min(1).max(20)).optional(),
   status: z.enum(['ACTIVE', 'PAUSED']).optional(),
   rename_suffix: text().max(100).optional(),
+  /** The copy's name (the copied object; children keep theirs). */
   name: text().trim().min(1).max(400).optional(),
+  /** Major units of the target account's currency, for whichever holds the budget (campaign, or each ad set); default the source's, converted. */
   daily_budget: z.number().positive().max(1e9).optional(),
+  /** Ad sets (campaigns: every ad set): another pixel or conversion event — the platform cannot change them on a published ad set, so the ad set is re-created. */
   pixel_id: z.string().regex(/^\d{1,30}$/).optional(),
   custom_event_type: z.string().regex(/^[A-Z_]{2,40}$/).optional(),
+  /** Answer what would be created (the confirmation: objects, conversions, materials to push, refusals) without acting. */
+  dry_run: flagInput.optional(),
 });
 export type AdOpsCopyBody = z.infer<typeof adOpsCopyBodySchema>;
 
+/** Ad accounts a copy may go to: those of the caller's data scope, by name or id. */
+export const adCopyAccountsBodySchema = z.object({ keyword: text().trim().max(100).optional() });
+export const adCopyAccountsSchema = z.object({
+  list: z.array(z.object({ id: z.number().int(), name: z.string(), platform_id: z.string(), currency: z.string(), reachable: z.boolean() })),
+});
+export type AdCopyAccount = z.infer<typeof adCopyAccountsSchema>['list'][number];
+
+/** What a copy into an ad account may use there (the copy dialog's pickers). */
+export const adCopyTargetsBodySchema = z.object({ ad_account_id: idSchema });
+export const adCopyTargetsSchema = z.object({
+  ad_account: z.object({ id: z.number().int(), name: z.string(), platform_id: z.string(), currency: z.string(), timezone_name: z.string() }),
+  /** A personal account with a valid token reaches it (nothing can be created there otherwise). */
+  reachable: z.boolean(),
+  /** Pixels the account may use (shared with it), as last synced. */
+  pixels: z.array(z.object({ platform_id: z.string(), name: z.string() })),
+  events: z.array(z.string()),
+});
+export type AdCopyTargets = z.infer<typeof adCopyTargetsSchema>;
+
 const bilingualSchema = z.object({ zh: z.string(), en: z.string() });
 export const adOpResultSchema = z.object({
+  /** The object's level (copies that re-create a tree answer one row per object). */
+  level: adLevelSchema.optional(),
   id: z.number().int(),
   platform_id: z.string(),
   name: z.string(),
@@ -150,7 +186,14 @@ export const adOpResultSchema = z.object({
   warnings: z.array(z.string()),
   operation_id: z.number().int().nullable(),
 });
-export const adOpsResultSchema = z.object({ batch_id: z.string(), results: z.array(adOpResultSchema) });
+export const adOpsResultSchema = z.object({
+  batch_id: z.string(),
+  results: z.array(adOpResultSchema),
+  /** A copy to another ad account runs as this task; its log rows carry `batch_id`. */
+  task_id: z.number().int().nullable().optional(),
+  /** What the confirmation says besides the rows: conversions between currencies, materials to push first. */
+  notes: z.array(z.string()).optional(),
+});
 export { bilingualSchema as adBilingualSchema };
 
 /** 系统日志 (all), 关闭日志 (pauses), 删除日志 (deletes). */
@@ -170,8 +213,14 @@ export const adOperationsBodySchema = pageBodySchema.extend({
   keyword: text().trim().max(100).optional(),
   /** One campaign's log (系列详情). */
   campaign_id: idSchema.optional(),
+  /** One act's rows (a copy followed in its dialog). */
+  batch_id: z.uuid().optional(),
 });
 export type AdOperationsBody = z.infer<typeof adOperationsBodySchema>;
+/** The log table's columns an export can hold (keyed as the web table's, in its order). */
+export const AD_OPERATION_EXPORT_COLUMNS = ['time', 'by', 'action', 'object', 'account', 'change', 'result'] as const;
+export const exportAdOperationsBodySchema = adOperationsBodySchema.extend({ columns: exportColumnsSchema(AD_OPERATION_EXPORT_COLUMNS) });
+export type ExportAdOperationsBody = z.infer<typeof exportAdOperationsBodySchema>;
 
 export const adOperationSchema = z.object({
   id: z.number().int(),

@@ -16,6 +16,7 @@ export const DEFAULT_RATE_LIMITS: RateLimitSettings = {
   ads_management_per_active_ad: 40,
   ads_insights_per_hour: 190_000,
   ads_insights_per_active_ad: 400,
+  ad_creations_per_hour: 1000,
   accounts: {},
 };
 
@@ -30,6 +31,7 @@ export const DEVELOPMENT_RATE_LIMITS: RateLimitSettings = {
   ads_management_per_active_ad: 40,
   ads_insights_per_hour: 600,
   ads_insights_per_active_ad: 400,
+  ad_creations_per_hour: 100,
   accounts: {},
 };
 

@@ -69,3 +69,68 @@ export const KNOWN_SCOPES = [
 export const ADS_READ = ['ads_read', 'ads_management'];
 /** Change ad objects. */
 export const ADS_WRITE = ['ads_management'];
+
+/** Statuses an object may be created with (campaign reference: "Only ACTIVE and PAUSED are valid during creation"). */
+export const CREATE_STATUSES = ['ACTIVE', 'PAUSED'] as const;
+
+/** `execution_options` values (the Business SDKs' ExecutionOptions enums). */
+export const EXECUTION_OPTIONS = ['validate_only', 'include_recommendations', 'synchronous_ad_review'] as const;
+
+/** Ads per ad set that are not archived or deleted (the ad reference's object limits). */
+export const ADS_PER_ADSET_LIMIT = 50;
+
+/**
+ * Account statuses that may create and edit ad objects: ACTIVE and IN_GRACE_PERIOD [U for the
+ * latter]. DISABLED, UNSETTLED, PENDING_RISK_REVIEW, PENDING_SETTLEMENT, PENDING_CLOSURE and CLOSED
+ * may only stop things (pause, archive, delete).
+ */
+export const WRITABLE_ACCOUNT_STATUSES: ReadonlySet<number> = new Set([1, 9]);
+
+/**
+ * Where the EU's Digital Services Act asks for a beneficiary and payer: the 27 member states and
+ * the outermost regions / associated territories with their own ISO codes [U: Meta links "the full
+ * list" without printing it].
+ */
+export const EU_COUNTRIES: ReadonlySet<string> = new Set([
+  'AT', 'BE', 'BG', 'HR', 'CY', 'CZ', 'DK', 'EE', 'FI', 'FR', 'DE', 'GR', 'HU', 'IE', 'IT', 'LV', 'LT', 'LU', 'MT', 'NL',
+  'PL', 'PT', 'RO', 'SK', 'SI', 'ES', 'SE',
+  'GF', 'GP', 'MQ', 'RE', 'YT', 'MF', 'AX',
+]);
+
+/** `geo_locations.country_groups` that include the EU. */
+export const EU_COUNTRY_GROUPS: ReadonlySet<string> = new Set(['worldwide', 'europe', 'eu', 'eea']);
+
+/**
+ * Minimum daily budgets in USD by what the ad set is charged for (Meta's "About minimum
+ * budgets"): impressions 1, clicks / likes / video views / post engagement 5, low-frequency
+ * events (offer claims, app installs) 40 — for budgets in the currencies below; half of that in
+ * every other currency. Converted with the simulator's rough rates and rounded up.
+ */
+export const MIN_DAILY_BUDGET_USD: Record<'impressions' | 'engagement' | 'low_frequency', number> = {
+  impressions: 1,
+  engagement: 5,
+  low_frequency: 40,
+};
+export const FULL_MINIMUM_CURRENCIES: ReadonlySet<string> = new Set([
+  'USD', 'AUD', 'CAD', 'SGD', 'JPY', 'NZD', 'TWD', 'EUR', 'CHF', 'SEK', 'HKD', 'GBP', 'ILS', 'NOK', 'KRW', 'DKK',
+]);
+/** Billing events of the three minimum-budget classes (anything else: impressions). */
+export const MIN_BUDGET_CLASS_BY_BILLING_EVENT: Record<string, keyof typeof MIN_DAILY_BUDGET_USD> = {
+  IMPRESSIONS: 'impressions',
+  NONE: 'impressions',
+  CLICKS: 'engagement',
+  LINK_CLICKS: 'engagement',
+  PAGE_LIKES: 'engagement',
+  POST_ENGAGEMENT: 'engagement',
+  THRUPLAY: 'engagement',
+  LISTING_INTERACTION: 'engagement',
+  APP_INSTALLS: 'low_frequency',
+  OFFER_CLAIMS: 'low_frequency',
+  PURCHASE: 'low_frequency',
+};
+
+/** A bid or cost cap: the daily budget must be at least this many times the bid. */
+export const BUDGET_TO_BID_MULTIPLE = 5;
+
+/** `bid_constraints.roas_average_floor` is the minimum ROAS × 10000 (10000 = 1.0×); accepted range [U]. */
+export const ROAS_FLOOR_RANGE = { min: 1, max: 10_000_000 } as const;

@@ -30,7 +30,7 @@ const adsetBody = (campaignId: string, extra: Record<string, unknown> = {}) => (
 
 describe('validation errors', () => {
   it('a missing required field is code 100 with a blamed field', async () => {
-    const res = await t.graph('POST', `/${account}/campaigns`, { objective: 'OUTCOME_SALES', special_ad_categories: [] });
+    const res = await t.graph('POST', `/${account}/campaigns`, { objective: 'OUTCOME_SALES', special_ad_categories: [], is_adset_budget_sharing_enabled: false });
     expect(res.status).toBe(400);
     expectEnvelope(res.body, 100);
     expect(res.body.error.message).toBe('(#100) The parameter name is required');
@@ -54,7 +54,7 @@ describe('validation errors', () => {
   });
 
   it('a goal outside the objective is 100/2490408 blaming optimization_goal', async () => {
-    const c = await t.graph('POST', `/${account}/campaigns`, { name: 'Sales', objective: 'OUTCOME_SALES', special_ad_categories: [] });
+    const c = await t.graph('POST', `/${account}/campaigns`, { name: 'Sales', objective: 'OUTCOME_SALES', special_ad_categories: [], is_adset_budget_sharing_enabled: false });
     const res = await t.graph('POST', `/${account}/adsets`, adsetBody(c.body.id, { optimization_goal: 'LANDING_PAGE_VIEWS', daily_budget: 2000 }));
     expectEnvelope(res.body, 100, 2490408);
     expect(JSON.parse(res.body.error.error_data).blame_field_specs).toEqual([['optimization_goal']]);
@@ -67,14 +67,14 @@ describe('validation errors', () => {
   });
 
   it('the Advantage audience flag is required', async () => {
-    const c = await t.graph('POST', `/${account}/campaigns`, { name: 'T', objective: 'OUTCOME_TRAFFIC', special_ad_categories: [] });
+    const c = await t.graph('POST', `/${account}/campaigns`, { name: 'T', objective: 'OUTCOME_TRAFFIC', special_ad_categories: [], is_adset_budget_sharing_enabled: false });
     const res = await t.graph('POST', `/${account}/adsets`, adsetBody(c.body.id, { daily_budget: 2000, targeting: { geo_locations: { countries: ['US'] } } }));
     expectEnvelope(res.body, 100);
     expect(res.body.error.error_user_title).toBe('Advantage Audience Flag Required');
   });
 
   it("a published ad set's pixel event cannot change: 100/3260011", async () => {
-    const c = await t.graph('POST', `/${account}/campaigns`, { name: 'Conv', objective: 'OUTCOME_SALES', special_ad_categories: [] });
+    const c = await t.graph('POST', `/${account}/campaigns`, { name: 'Conv', objective: 'OUTCOME_SALES', special_ad_categories: [], is_adset_budget_sharing_enabled: false });
     const pixel = t.user.pixels[0].id;
     const noPixel = await t.graph('POST', `/${account}/adsets`, adsetBody(c.body.id, { daily_budget: 2000, optimization_goal: 'OFFSITE_CONVERSIONS' }));
     expectEnvelope(noPixel.body, 100);
@@ -89,7 +89,7 @@ describe('validation errors', () => {
   });
 
   it('ad set budget changes beyond 4 an hour are 613/1487632, allowed again an hour later', async () => {
-    const c = await t.graph('POST', `/${account}/campaigns`, { name: 'B', objective: 'OUTCOME_TRAFFIC', special_ad_categories: [] });
+    const c = await t.graph('POST', `/${account}/campaigns`, { name: 'B', objective: 'OUTCOME_TRAFFIC', special_ad_categories: [], is_adset_budget_sharing_enabled: false });
     const s = await t.graph('POST', `/${account}/adsets`, adsetBody(c.body.id, { daily_budget: 2000 }));
     for (let i = 1; i <= 4; i++) expect((await t.graph('POST', `/${s.body.id}`, { daily_budget: 2000 + i * 100 })).status).toBe(200);
     const fifth = await t.graph('POST', `/${s.body.id}`, { daily_budget: 9000 });
@@ -133,7 +133,7 @@ describe('tokens', () => {
   it('a missing scope is a 200-range permission error (HTTP 403)', async () => {
     const { access_token } = await t.control('POST', '/__sim/tokens', { user_id: t.user.user.id, scopes: ['ads_read'] });
     expect((await t.graph('GET', `/${account}/campaigns`, { access_token })).status).toBe(200);
-    const res = await t.graph('POST', `/${account}/campaigns`, { access_token, name: 'x', objective: 'OUTCOME_SALES', special_ad_categories: [] });
+    const res = await t.graph('POST', `/${account}/campaigns`, { access_token, name: 'x', objective: 'OUTCOME_SALES', special_ad_categories: [], is_adset_budget_sharing_enabled: false });
     expect(res.status).toBe(403);
     expectEnvelope(res.body, 200);
   });

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { formatMajor } from './money.ts';
 
 // The Graph error envelope and the codes the simulator produces (reference §15).
 
@@ -98,7 +99,28 @@ export const SUBCODE = {
   invalidBreakdowns: 1504041,
   /** A synchronous copy of more objects than allowed (third-party reports: 100 / 1885194). */
   copyTooLarge: 1885194,
+  /** Campaign without a campaign budget and without is_adset_budget_sharing_enabled (v24+). */
+  budgetSharingRequired: 4834011,
+  /** EU-targeted ad set without a beneficiary ("No advertiser indicated"). */
+  dsaBeneficiaryMissing: 3858081,
+  /** [U] EU-targeted ad set without a payer (one third-party table; Meta's text unknown). */
+  dsaPayorMissing: 3858079,
+  /** "Your budget must be more than … or your ads may not be delivered." */
+  budgetTooLow: 1885272,
+  /** [U] a second "budget too low" subcode in public error tables, used here for the 5× bid rule. */
+  budgetBelowBid: 1885650,
+  /** "Bid Amount Or Bid Constraints Required For Bid Strategy". */
+  bidConstraintsRequired: 2490487,
+  /** [U] third-party tables tie it to an ad account that cannot be used (disabled, no payment method). */
+  accountNotWritable: 1487390,
+  /** Ad creation throttled for the account (reference §5 / §15). */
+  adCreationLimit: 1487225,
 } as const;
+
+/** "USD1.00", "JPY150": how Meta's budget messages print an amount. */
+function amount(minor: number, currency: string): string {
+  return `${currency}${formatMajor(minor, currency)}`;
+}
 
 export const errors = {
   invalidParameter: (text: string, extra: Partial<GraphErrorInit> = {}) =>
@@ -304,6 +326,135 @@ export const errors = {
       code: 100,
       message: withCode(100, `Param ${param} is not supported by ${objectType} copies`),
       data: blame(param),
+    }),
+
+  budgetSharingRequired: () =>
+    new GraphError({
+      code: 100,
+      subcode: SUBCODE.budgetSharingRequired,
+      message: withCode(100, 'Invalid parameter'),
+      userTitle: 'Must specify True or False in is_adset_budget_sharing_enabled field',
+      userMsg:
+        'You must specify True or False in the is_adset_budget_sharing_enabled field. This is required starting v24.0 if you are not setting a budget at the campaign level (daily_budget or lifetime_budget).',
+      data: blame('is_adset_budget_sharing_enabled'),
+    }),
+
+  dsaBeneficiaryMissing: () =>
+    new GraphError({
+      code: 100,
+      subcode: SUBCODE.dsaBeneficiaryMissing,
+      message: withCode(100, 'Invalid parameter'),
+      userTitle: 'No advertiser indicated',
+      userMsg:
+        "Ads that reach people in the European Union must say who benefits from them. Set dsa_beneficiary on the ad set (or the ad account's default_dsa_beneficiary).",
+      data: blame('dsa_beneficiary'),
+    }),
+
+  dsaPayorMissing: () =>
+    new GraphError({
+      code: 100,
+      subcode: SUBCODE.dsaPayorMissing,
+      message: withCode(100, 'Invalid parameter'),
+      userTitle: 'No payer indicated',
+      userMsg: "Ads that reach people in the European Union must say who pays for them. Set dsa_payor on the ad set (or the ad account's default_dsa_payor).",
+      data: blame('dsa_payor'),
+    }),
+
+  budgetTooLow: (minimum: number, currency: string, field: string) =>
+    new GraphError({
+      code: 100,
+      subcode: SUBCODE.budgetTooLow,
+      message: withCode(100, 'Invalid parameter'),
+      userTitle: 'Your Budget Is Too Low',
+      userMsg: `Your budget must be at least ${amount(minimum, currency)} or your ads may not be delivered. Please increase the budget.`,
+      data: blame(field),
+    }),
+
+  budgetBelowBid: (minimum: number, currency: string, field: string) =>
+    new GraphError({
+      code: 100,
+      subcode: SUBCODE.budgetBelowBid,
+      message: withCode(100, 'Invalid parameter'),
+      userTitle: 'Your Budget Is Too Low',
+      userMsg: `With a bid cap or cost cap your daily budget must be at least 5 times the bid: at least ${amount(minimum, currency)}.`,
+      data: blame(field),
+    }),
+
+  bidConstraintsRequired: (strategy: string, field: string[]) =>
+    new GraphError({
+      code: 100,
+      subcode: SUBCODE.bidConstraintsRequired,
+      message: withCode(100, 'Invalid parameter'),
+      userTitle: 'Bid Amount Or Bid Constraints Required For Bid Strategy',
+      userMsg:
+        strategy === 'LOWEST_COST_WITH_MIN_ROAS'
+          ? 'The bid strategy LOWEST_COST_WITH_MIN_ROAS needs a minimum ROAS: set bid_constraints {"roas_average_floor": …} (10000 = 1.0×).'
+          : `The bid strategy ${strategy} needs bid_amount.`,
+      data: { blame_field_specs: [field] },
+    }),
+
+  statusOnCreate: (status: string) =>
+    new GraphError({
+      code: 100,
+      message: withCode(100, 'Param status must be one of {ACTIVE, PAUSED}'),
+      userTitle: 'Invalid status',
+      userMsg: `Objects can only be created ACTIVE or PAUSED, not ${status}. Other statuses can be set by an update.`,
+      data: blame('status'),
+    }),
+
+  accountNotWritable: (accountId: string, status: number) =>
+    new GraphError({
+      code: 100,
+      subcode: SUBCODE.accountNotWritable,
+      message: withCode(100, 'Invalid parameter'),
+      userTitle: 'Ad Account Disabled',
+      userMsg: `The ad account act_${accountId} can't create or edit ads (account_status ${status}). Only pausing or deleting is allowed until it is active again.`,
+      data: { account_status: status },
+    }),
+
+  adCreationLimit: (limit: number, minutes: number) =>
+    new GraphError({
+      code: 613,
+      subcode: SUBCODE.adCreationLimit,
+      message: withCode(613, 'Calls to this api have exceeded the rate limit.'),
+      userTitle: 'Too Many Ads Created',
+      userMsg: `This ad account has created its limit of ${limit} ads in the last hour (the limit depends on the account's daily spend limit). Try again in about ${minutes} minutes.`,
+      isTransient: true,
+    }),
+
+  tooManyAdsInAdSet: (limit: number) =>
+    new GraphError({
+      code: 100,
+      message: withCode(100, 'Invalid parameter'),
+      userTitle: 'Too Many Ads in Ad Set',
+      userMsg: `An ad set can have at most ${limit} ads that are not archived or deleted. Create another ad set, or delete or archive some ads.`,
+      data: blame('adset_id'),
+    }),
+
+  batchSameCampaign: (campaignId: string) =>
+    new GraphError({
+      code: 100,
+      message: withCode(100, 'Batch requests cannot include multiple ad sets under the same campaign'),
+      userTitle: 'Several ad sets of one campaign in one batch',
+      userMsg: `This batch already has an ad set request for campaign ${campaignId}. Send the other ad sets of that campaign in separate requests.`,
+    }),
+
+  pagePostPermission: () =>
+    new GraphError({
+      code: 200,
+      message: withCode(
+        200,
+        'If posting to a page, requires both pages_read_engagement and pages_manage_posts as an admin with sufficient administrative permission',
+      ),
+    }),
+
+  missingImageFile: () => new GraphError({ code: 324, message: withCode(324, 'Missing or invalid image file') }),
+
+  validateOnlyUnsupported: () =>
+    new GraphError({
+      code: 100,
+      message: withCode(100, 'Param execution_options is not supported by this call'),
+      data: blame('execution_options'),
     }),
 
   unknownError: () => new GraphError({ code: 1, message: 'An unknown error occurred', isTransient: true }),

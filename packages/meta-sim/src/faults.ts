@@ -19,6 +19,13 @@ export interface FaultRuleInput {
   timeout_ms?: number;
   /** Destroy the socket without an answer. */
   drop?: boolean;
+  /**
+   * Carry the call out (objects are created, changes made), then lose the answer: the socket is
+   * destroyed, or with `timeout_ms` left hanging that long first. The client sees a network
+   * error or a timeout although the call took effect, so it must look up before retrying.
+   * In a batch the item is applied and answers `null`.
+   */
+  apply_then_drop?: boolean;
   /** Make the next async report run end in `Job Failed` (matched on report creation). */
   fail_report?: boolean;
 }
@@ -34,6 +41,7 @@ export type FaultEffect =
   | { kind: 'latency'; latencyMs: number }
   | { kind: 'timeout'; latencyMs: number; maxMs: number }
   | { kind: 'drop'; latencyMs: number }
+  | { kind: 'apply_then_drop'; latencyMs: number; hangMs: number }
   | { kind: 'fail_report'; latencyMs: number };
 
 /** Upper bound of a simulated hang, so a forgotten rule cannot hold sockets forever. */
@@ -48,8 +56,9 @@ export class FaultInjector {
   private rules: FaultRule[] = [];
 
   add(input: FaultRuleInput): FaultRule {
-    const effects = [input.error, input.timeout_ms, input.drop, input.fail_report, input.latency_ms].filter((e) => e !== undefined && e !== false);
-    if (effects.length === 0) throw new RangeError('a fault needs error, latency_ms, timeout_ms, drop or fail_report');
+    const effects = [input.error, input.timeout_ms, input.drop, input.apply_then_drop, input.fail_report, input.latency_ms].filter((e) => e !== undefined && e !== false);
+    if (effects.length === 0) throw new RangeError('a fault needs error, latency_ms, timeout_ms, drop, apply_then_drop or fail_report');
+    if (input.apply_then_drop && (input.error || input.drop || input.fail_report)) throw new RangeError('apply_then_drop combines with latency_ms and timeout_ms only');
     if (input.error && !Number.isInteger(input.error.code)) throw new RangeError('error.code must be an integer');
     let path = input.path ?? '*';
     if (!path.startsWith('/') && path !== '*') path = `/${path}`;
@@ -87,6 +96,9 @@ export class FaultInjector {
       if (rule.remaining <= 0) this.rules.splice(idx, 1);
     }
     const latencyMs = Math.max(0, rule.latency_ms ?? 0);
+    if (rule.apply_then_drop) {
+      return { kind: 'apply_then_drop', latencyMs, hangMs: Math.min(Math.max(0, rule.timeout_ms ?? 0), MAX_TIMEOUT_MS) };
+    }
     if (rule.drop) return { kind: 'drop', latencyMs };
     if (rule.timeout_ms !== undefined) return { kind: 'timeout', latencyMs, maxMs: Math.min(Math.max(0, rule.timeout_ms), MAX_TIMEOUT_MS) };
     if (rule.fail_report) return { kind: 'fail_report', latencyMs };

@@ -12,7 +12,7 @@ const UNITS_PER_USD: Record<string, number> = {
   USD: 1, EUR: 0.92, GBP: 0.79, CNY: 7.2, HKD: 7.8, TWD: 32, JPY: 150, KRW: 1350, SGD: 1.35,
   AUD: 1.5, CAD: 1.36, NZD: 1.65, CHF: 0.88, BRL: 5, MXN: 17, INR: 83, IDR: 15600, THB: 36,
   VND: 24500, PHP: 56, MYR: 4.7, CLP: 900, COP: 3900, CRC: 520, HUF: 360, ISK: 138, PYG: 7300,
-  TRY: 32, AED: 3.67, SAR: 3.75, ZAR: 18.5, PLN: 4, SEK: 10.5, NOK: 10.6, DKK: 6.9,
+  TRY: 32, AED: 3.67, SAR: 3.75, ZAR: 18.5, PLN: 4, SEK: 10.5, NOK: 10.6, DKK: 6.9, ILS: 3.7,
 };
 
 export function isSupportedCurrency(currency: string): boolean {

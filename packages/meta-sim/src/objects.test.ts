@@ -45,7 +45,7 @@ describe('ad objects over HTTP', () => {
     const t2 = await startTestSim();
     const acct = t2.user.ad_accounts[1].id;
     for (let i = 0; i < 120; i++) {
-      const r = await t2.graph('POST', `/${acct}/campaigns`, { name: `P${i}`, objective: 'OUTCOME_TRAFFIC', special_ad_categories: [], status: 'PAUSED' });
+      const r = await t2.graph('POST', `/${acct}/campaigns`, { name: `P${i}`, objective: 'OUTCOME_TRAFFIC', special_ad_categories: [], is_adset_budget_sharing_enabled: false, status: 'PAUSED' });
       expect(r.status).toBe(200);
     }
     const seen: string[] = [];
@@ -68,8 +68,8 @@ describe('ad objects over HTTP', () => {
   });
 
   it('reads several ids at once, keyed by id', async () => {
-    const a = await t.graph('POST', `/${account}/campaigns`, { name: 'M1', objective: 'OUTCOME_SALES', special_ad_categories: [] });
-    const b = await t.graph('POST', `/${account}/campaigns`, { name: 'M2', objective: 'OUTCOME_SALES', special_ad_categories: [] });
+    const a = await t.graph('POST', `/${account}/campaigns`, { name: 'M1', objective: 'OUTCOME_SALES', special_ad_categories: [], is_adset_budget_sharing_enabled: false });
+    const b = await t.graph('POST', `/${account}/campaigns`, { name: 'M2', objective: 'OUTCOME_SALES', special_ad_categories: [], is_adset_budget_sharing_enabled: false });
     const res = await t.graph('GET', '/', { ids: `${a.body.id},${b.body.id}`, fields: 'name' });
     expect(res.body).toEqual({ [a.body.id]: { name: 'M1', id: a.body.id }, [b.body.id]: { name: 'M2', id: b.body.id } });
     const missing = await t.graph('GET', '/', { ids: `${a.body.id},999`, fields: 'name' });
@@ -144,7 +144,7 @@ describe('batch', () => {
   it('answers each item with code, headers and a JSON body, in order', async () => {
     const res = await t.graph('POST', '/', {
       batch: [
-        { method: 'POST', relative_url: `${account}/campaigns`, body: 'name=Batch1&objective=OUTCOME_SALES&special_ad_categories=[]&status=PAUSED', name: 'create' },
+        { method: 'POST', relative_url: `${account}/campaigns`, body: 'name=Batch1&objective=OUTCOME_SALES&special_ad_categories=[]&is_adset_budget_sharing_enabled=false&status=PAUSED', name: 'create' },
         { method: 'GET', relative_url: '{result=create:$.id}?fields=name,status' },
         { method: 'POST', relative_url: `${account}/campaigns`, body: 'name=NoObjective&special_ad_categories=[]' },
         { method: 'GET', relative_url: '999999?fields=name' },

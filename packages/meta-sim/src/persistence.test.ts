@@ -19,7 +19,7 @@ describe('persistence', () => {
     const first = await startSimulator({ port: 0, dataDir: dir, startTime: START, speed: 0 });
     const user = await json(await fetch(`${first.url}/__sim/users`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ad_accounts: 1 }) }));
     const account = user.ad_accounts[0].id;
-    const body = new URLSearchParams({ access_token: user.access_token, name: 'Persisted', objective: 'OUTCOME_SALES', special_ad_categories: '[]' });
+    const body = new URLSearchParams({ access_token: user.access_token, name: 'Persisted', objective: 'OUTCOME_SALES', special_ad_categories: '[]', is_adset_budget_sharing_enabled: 'false' });
     const created = await json(await fetch(`${first.url}/v25.0/${account}/campaigns`, { method: 'POST', body }));
     await fetch(`${first.url}/__sim/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance: '2h' }) });
     // A second simulator may not share the directory.
@@ -34,7 +34,7 @@ describe('persistence', () => {
     const next = await json(
       await fetch(`${second.url}/v25.0/${account}/campaigns`, {
         method: 'POST',
-        body: new URLSearchParams({ access_token: user.access_token, name: 'After restart', objective: 'OUTCOME_SALES', special_ad_categories: '[]' }),
+        body: new URLSearchParams({ access_token: user.access_token, name: 'After restart', objective: 'OUTCOME_SALES', special_ad_categories: '[]', is_adset_budget_sharing_enabled: 'false' }),
       }),
     );
     expect(Number(next.id)).toBeGreaterThan(Number(created.id));

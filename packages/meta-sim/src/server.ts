@@ -63,6 +63,20 @@ export async function buildHttpServer({ sim, pipeline, logLevel, plugins }: Http
   const send = (reply: FastifyReply, res: GraphResponse) =>
     reply.code(res.status).headers(res.headers).type('application/json; charset=UTF-8').send(JSON.stringify(res.body));
 
+  /** Holds the connection without answering until the client gives up or `ms` pass, then drops it. */
+  async function hang(req: FastifyRequest, reply: FastifyReply, ms: number): Promise<void> {
+    reply.hijack();
+    const socket = req.raw.socket;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      socket.once('close', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+    socket.destroy();
+  }
+
   /** Applies latency, hang or drop; returns true when the reply has been taken over. */
   async function applyFault(effect: FaultEffect, req: FastifyRequest, reply: FastifyReply): Promise<boolean> {
     if (effect.latencyMs > 0) await sleep(effect.latencyMs);
@@ -72,25 +86,24 @@ export async function buildHttpServer({ sim, pipeline, logLevel, plugins }: Http
       return true;
     }
     if (effect.kind === 'timeout') {
-      reply.hijack();
-      const socket = req.raw.socket;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, effect.maxMs);
-        socket.once('close', () => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
-      socket.destroy();
+      await hang(req, reply, effect.maxMs);
       return true;
     }
     return false;
   }
 
+  /** The call is carried out, then its answer is lost (reply never sent). */
+  async function applyThenDrop(effect: Extract<FaultEffect, { kind: 'apply_then_drop' }>, request: GraphRequest, req: FastifyRequest, reply: FastifyReply) {
+    await pipeline.handle(request);
+    if (effect.hangMs > 0) return hang(req, reply, effect.hangMs);
+    reply.hijack();
+    req.raw.socket.destroy();
+  }
+
   async function graph(req: FastifyRequest, reply: FastifyReply) {
     const url = new URL(req.url, 'http://sim');
     const effect = sim.faults.take(req.method, faultPath(url.pathname));
-    if (effect) {
+    if (effect && effect.kind !== 'apply_then_drop') {
       if (await applyFault(effect, req, reply)) return reply;
       if (effect.kind === 'error') {
         const traceId = newTraceId();
@@ -108,6 +121,11 @@ export async function buildHttpServer({ sim, pipeline, logLevel, plugins }: Http
       files,
       authorization: req.headers.authorization,
     };
+    if (effect?.kind === 'apply_then_drop') {
+      if (effect.latencyMs > 0) await sleep(effect.latencyMs);
+      await applyThenDrop(effect, request, req, reply);
+      return reply;
+    }
     return send(reply, await pipeline.handle(request));
   }
 

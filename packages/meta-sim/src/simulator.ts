@@ -78,7 +78,9 @@ interface Snapshot {
 function restoreState(saved: SimState): SimState {
   // Settings added in later versions get their defaults.
   const sites = Object.fromEntries(Object.entries(saved.sites ?? {}).map(([id, site]) => [id, normaliseSite(site)]));
-  return { ...emptyState(), ...saved, sites, settings: { ...defaultSettings(), ...saved.settings } };
+  const defaults = defaultSettings();
+  const rateLimits = { ...defaults.rate_limits, ...saved.settings?.rate_limits };
+  return { ...emptyState(), ...saved, sites, settings: { ...defaults, ...saved.settings, rate_limits: rateLimits } };
 }
 
 /** Starts the Graph API simulator on a real HTTP port. */
@@ -196,6 +198,11 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     if (effect) {
       if (effect.latencyMs > 0) await new Promise((r) => setTimeout(r, effect.latencyMs));
       if (effect.kind === 'drop' || effect.kind === 'timeout') return null;
+      if (effect.kind === 'apply_then_drop') {
+        // Applied, answer lost: the item shows as not run, but its work is done.
+        await pipeline.handle(request);
+        return null;
+      }
       if (effect.kind === 'error') {
         const traceId = newTraceId();
         return { status: effect.error.httpStatus, headers: { 'x-fb-trace-id': traceId }, body: effect.error.toBody(traceId) };

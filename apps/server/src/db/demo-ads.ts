@@ -92,7 +92,7 @@ export async function seedDemoAds({ db, clock, config, jobs, simulatorUrl, log }
         // {drama}-{optimizer}-{date}-{seq}: names parse back into these dimensions (lib/naming.ts).
         const name = `${item}-${a.owner}-${date}-${c + 1}`;
         const campaignBudget = c === 1 ? 80 * unit(a.currency) : undefined;
-        const campaign = await graphPost(simulatorUrl, token, `${a.platform_id}/campaigns`, { name, objective: 'OUTCOME_SALES', status: i % 7 === 6 && c === 1 ? 'PAUSED' : 'ACTIVE', special_ad_categories: [], daily_budget: campaignBudget });
+        const campaign = await graphPost(simulatorUrl, token, `${a.platform_id}/campaigns`, { name, objective: 'OUTCOME_SALES', status: i % 7 === 6 && c === 1 ? 'PAUSED' : 'ACTIVE', special_ad_categories: [], daily_budget: campaignBudget, is_adset_budget_sharing_enabled: campaignBudget ? undefined : false });
         campaigns++;
         for (let s = 0; s < 2; s++) {
           const adset = await graphPost(simulatorUrl, token, `${a.platform_id}/adsets`, {

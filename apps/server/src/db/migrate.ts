@@ -12,6 +12,10 @@ import * as m0009 from './migrations/0009_user_preferences.ts';
 import * as m0010 from './migrations/0010_ad_data.ts';
 import * as m0011 from './migrations/0011_orders.ts';
 import * as m0012 from './migrations/0012_cohorts.ts';
+import * as m0013 from './migrations/0013_publish.ts';
+import * as m0014 from './migrations/0014_hosting_rules.ts';
+import * as m0015 from './migrations/0015_report_rollups.ts';
+import * as m0017 from './migrations/0017_report_indexes.ts';
 
 /** Every migration, in order. Merged migrations are never edited; add a new one instead. */
 const migrations: Record<string, Migration> = {
@@ -27,11 +31,15 @@ const migrations: Record<string, Migration> = {
   '0010_ad_data': m0010,
   '0011_orders': m0011,
   '0012_cohorts': m0012,
+  '0013_publish': m0013,
+  '0014_hosting_rules': m0014,
+  '0015_report_rollups': m0015,
+  '0017_report_indexes': m0017,
 };
 
 /** Brings the schema up to date; Kysely holds an advisory lock so concurrent servers take turns. */
 export async function migrateToLatest(db: Db): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, allowUnorderedMigrations: true });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

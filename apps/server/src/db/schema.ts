@@ -432,6 +432,9 @@ export interface MaterialUsagesTable {
   material_id: number;
   ad_account_id: number;
   platform_ad_id: string;
+  /** The local ad (migration 0013); null on usages recorded before. */
+  ad_id: number | null;
+  role: Generated<'video' | 'cover' | 'image'>;
   created_at: Timestamp;
 }
 
@@ -589,6 +592,46 @@ export interface AdOrderDailyTable {
 
 export interface DB {
   ad_order_daily: AdOrderDailyTable;
+}
+
+// Rollups of the reports by dimension (migration 0015_report_rollups; features/ad-data/dim-rollups.ts).
+export type RollupDim = 'all' | 'material' | 'scheme' | 'site' | 'country';
+
+/** The insights facts (spend_usd_cents … video_watch_ms) are read with raw SQL (metrics.ts FACT_COLUMNS). */
+export interface AdDimDailyTable {
+  dim: RollupDim;
+  /** The dimension's id as text, or a country code; '' = none. */
+  key: string;
+  day: DateColumn;
+  /** 0 = organic orders. */
+  ad_account_id: number;
+  owner_user_id: number | null;
+  platform: 'dj' | 'ec' | null;
+  drama_id: number | null;
+  product_id: number | null;
+  spend_usd_cents: Int8;
+  revenue_usd_cents: Int8;
+  payers: Int8;
+  new_payers: Int8;
+  orders: Int8;
+  cohort_d0_usd_cents: Int8;
+  cohort_d1_usd_cents: Int8;
+  cohort_d3_usd_cents: Int8;
+  cohort_d7_usd_cents: Int8;
+  cohort_d14_usd_cents: Int8;
+  cohort_d30_usd_cents: Int8;
+}
+
+export interface AdDimDirtyTable {
+  id: Generated<string>;
+  day: DateColumn;
+  ad_account_id: number;
+  marked_at: Generated<Timestamp>;
+}
+
+export interface DB {
+  ad_dim_daily: AdDimDailyTable;
+  ad_dim_dirty: AdDimDirtyTable;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -845,3 +888,221 @@ export type AdCampaignRow = Selectable<AdCampaignsTable>;
 export type AdSetRow = Selectable<AdSetsTable>;
 export type AdRow = Selectable<AdsTable>;
 export type AdOperationRow = Selectable<AdOperationsTable>;
+
+// ---------------------------------------------------------------------------------------------
+// Publishing (migration 0013_publish; features/publish). Merged into `DB` like the blocks above.
+
+export type SchemeStatus = 'queued' | 'running' | 'waiting' | 'done' | 'partial' | 'failed' | 'cancelling' | 'cancelled';
+export type SchemeItemLevel = 'campaign' | 'adset' | 'creative' | 'ad';
+export type SchemeItemStatus = 'pending' | 'creating' | 'created' | 'failed' | 'cancelled';
+
+export interface PublishTemplatesTable {
+  id: Generated<number>;
+  name: string;
+  platform: 'dj' | 'ec';
+  visibility: 'personal' | 'department';
+  owner_user_id: number;
+  department_id: number | null;
+  settings: Json;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  deleted_at: NullableTimestamp;
+}
+
+export interface PublishSchemesTable {
+  id: Generated<number>;
+  name: string;
+  platform: 'dj' | 'ec';
+  status: Generated<SchemeStatus>;
+  drama_id: number | null;
+  product_id: number | null;
+  created_by: number;
+  department_id: number | null;
+  template_id: number | null;
+  draft: Json;
+  launch: Json;
+  planned: Json;
+  daily_budget_usd_cents: Int8;
+  start_task_id: number | null;
+  message: string | null;
+  message_en: string | null;
+  cancel_requested_at: NullableTimestamp;
+  created_at: Timestamp;
+  started_at: NullableTimestamp;
+  finished_at: NullableTimestamp;
+  updated_at: Timestamp;
+}
+
+export interface PublishSchemeItemsTable {
+  id: Generated<number>;
+  scheme_id: number;
+  level: SchemeItemLevel;
+  key: string;
+  parent_id: number | null;
+  creative_item_id: number | null;
+  ad_account_id: number;
+  seq: number;
+  name: string;
+  spec: Json;
+  status: Generated<SchemeItemStatus>;
+  platform_id: string | null;
+  object_id: number | null;
+  material_id: number | null;
+  cover_material_id: number | null;
+  waiting_for: 'material_push' | 'video_processing' | 'rate_limit' | null;
+  error: string | null;
+  error_en: string | null;
+  attempts: Generated<number>;
+  sent_at: NullableTimestamp;
+  finished_at: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface DB {
+  publish_templates: PublishTemplatesTable;
+  publish_schemes: PublishSchemesTable;
+  publish_scheme_items: PublishSchemeItemsTable;
+}
+
+export type PublishSchemeRow = Selectable<PublishSchemesTable>;
+export type PublishSchemeItemRow = Selectable<PublishSchemeItemsTable>;
+
+// ---------------------------------------------------------------------------------------------
+// Hosting rules and notifications (migration 0014_hosting_rules; features/rules, features/notifications).
+
+export interface HostingRulesTable {
+  id: Generated<number>;
+  name: string;
+  enabled: Bool;
+  owner_user_id: number;
+  template: string | null;
+  scope: Json;
+  level: AdLevel;
+  filters: Json;
+  conditions: Json;
+  action: Json;
+  action_type: string;
+  stop_loss: Json;
+  schedule: Json;
+  cooldown_minutes: number;
+  max_actions_per_run: number;
+  notify: Json;
+  consecutive_failures: Generated<number>;
+  paused_reason: string | null;
+  paused_reason_en: string | null;
+  /** The last schedule slot evaluated (the engine's idempotency key with the rule). */
+  last_slot_at: NullableTimestamp;
+  last_evaluated_at: NullableTimestamp;
+  created_by: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  deleted_at: NullableTimestamp;
+}
+
+export type RuleTrigger = 'schedule' | 'manual' | 'revive';
+export type RuleEvaluationStatus = 'running' | 'ok' | 'partial' | 'failed' | 'skipped';
+
+export interface RuleEvaluationsTable {
+  id: Generated<number>;
+  rule_id: number;
+  tick_at: Timestamp;
+  trigger: RuleTrigger;
+  status: Generated<RuleEvaluationStatus>;
+  started_at: Timestamp;
+  finished_at: NullableTimestamp;
+  accounts: Generated<number>;
+  objects_checked: Generated<number>;
+  matched: Generated<number>;
+  acted: Generated<number>;
+  failed: Generated<number>;
+  skipped: Generated<number>;
+  revived: Generated<number>;
+  error: string | null;
+  error_en: string | null;
+  data_as_of: NullableTimestamp;
+}
+
+export interface RuleFiringsTable {
+  id: Generated<number>;
+  evaluation_id: number;
+  rule_id: number;
+  level: AdLevel;
+  object_id: number;
+  object_platform_id: string;
+  object_name: string;
+  ad_account_id: number;
+  action: string;
+  outcome: string;
+  values: Json;
+  before: Json;
+  after: Json;
+  error: string | null;
+  error_en: string | null;
+  operation_id: number | null;
+  created_at: Timestamp;
+}
+
+export interface RuleStopsTable {
+  id: Generated<number>;
+  rule_id: number;
+  level: AdLevel;
+  object_id: number;
+  ad_account_id: number;
+  firing_id: number | null;
+  operation_id: number | null;
+  report_day: DateText;
+  paused_at: Timestamp;
+  revive_at: NullableTimestamp;
+  status: Generated<'paused' | 'revived' | 'kept_off' | 'cancelled'>;
+  settled_at: NullableTimestamp;
+}
+
+export interface NotificationChannelsTable {
+  id: Generated<number>;
+  name: string;
+  type: 'feishu' | 'dingtalk' | 'wecom' | 'slack' | 'email';
+  enabled: Bool;
+  system_alerts: Bool;
+  lang: 'zh' | 'en';
+  rate_limit_per_minute: number;
+  owner_user_id: number;
+  webhook_url_enc: string | null;
+  secret_enc: string | null;
+  /** SMTP settings and recipients, without the password (smtp_password_enc). */
+  email: Json;
+  smtp_password_enc: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  deleted_at: NullableTimestamp;
+}
+
+export interface NotificationsTable {
+  id: Generated<number>;
+  channel_id: number;
+  kind: string;
+  dedupe_key: string | null;
+  duplicates: Generated<number>;
+  rule_id: number | null;
+  title: string;
+  title_en: string;
+  /** The message in both languages (features/notifications/message.ts). */
+  body: Json;
+  status: Generated<'pending' | 'sent' | 'failed'>;
+  attempts: Generated<number>;
+  next_attempt_at: NullableTimestamp;
+  http_status: number | null;
+  error: string | null;
+  response: string | null;
+  created_at: Timestamp;
+  sent_at: NullableTimestamp;
+}
+
+export interface DB {
+  hosting_rules: HostingRulesTable;
+  rule_evaluations: RuleEvaluationsTable;
+  rule_firings: RuleFiringsTable;
+  rule_stops: RuleStopsTable;
+  notification_channels: NotificationChannelsTable;
+  notifications: NotificationsTable;
+}

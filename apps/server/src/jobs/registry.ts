@@ -1,6 +1,10 @@
-import { backfillAdDataJob, pruneAdHourlyJob, reconcileAdOperationsJob, syncAdAccountJob, syncAdDataJob } from '../features/ad-data/ad-data.jobs.ts';
+import { refreshRollupsJob } from '../features/ad-data/dim-rollups.job.ts';
+import { backfillAdDataJob, copyAdObjectsJob, pruneAdHourlyJob, reconcileAdOperationsJob, syncAdAccountJob, syncAdDataJob } from '../features/ad-data/ad-data.jobs.ts';
 import { checkMaterialPushesJob, cleanupMaterialUploadsJob, pushMaterialsJob } from '../features/materials/materials.jobs.ts';
+import { deliverNotificationsJob, systemAlertsJob } from '../features/notifications/notifications.jobs.ts';
 import { checkTokensJob, syncPersonalAccountsJob } from '../features/personal-accounts/personal-accounts.jobs.ts';
+import { publishSchemeJob, publishStartJob } from '../features/publish/publish.jobs.ts';
+import { runHostingRulesJob } from '../features/rules/rules.jobs.ts';
 import { cleanupSessionsJob } from './cleanup-sessions.job.ts';
 import type { AnyJobDefinition } from './types.ts';
 
@@ -21,4 +25,11 @@ export const jobRegistry: readonly AnyJobDefinition[] = [
   syncAdAccountJob,
   pruneAdHourlyJob,
   reconcileAdOperationsJob,
+  refreshRollupsJob,
+  publishSchemeJob,
+  publishStartJob,
+  copyAdObjectsJob,
+  runHostingRulesJob,
+  deliverNotificationsJob,
+  systemAlertsJob,
 ];

@@ -164,6 +164,9 @@ export const SECRET_COLUMNS = [
   { table: 'personal_account_pages', column: 'page_token_enc' },
   { table: 'sites', column: 'webhook_secret_enc' },
   { table: 'sites', column: 'webhook_secret_prev_enc' },
+  { table: 'notification_channels', column: 'webhook_url_enc' },
+  { table: 'notification_channels', column: 'secret_enc' },
+  { table: 'notification_channels', column: 'smtp_password_enc' },
 ] as const;
 
 /** pg_advisory_xact_lock key of the re-encryption: processes starting together take turns. */

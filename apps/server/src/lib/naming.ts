@@ -1,8 +1,9 @@
 // Naming templates (PRODUCT.md "Domain facts"): names built from tokens parse back into those
 // dimensions for reports and for finding an object's optimizer (docs/ad-data-design.md §3).
 
-export const NAME_TOKENS = ['drama', 'product', 'scheme', 'optimizer', 'editor', 'material', 'country', 'account', 'date', 'seq'] as const;
-export type NameToken = (typeof NAME_TOKENS)[number];
+import { NAME_TOKENS, type NameToken } from '@ads/contracts';
+
+export { NAME_TOKENS, type NameToken };
 export type NameDims = Partial<Record<NameToken, string>>;
 
 /** Used when the company has configured none (app_settings `naming_templates`). */
@@ -39,4 +40,31 @@ export function parseName(name: string, templates: readonly string[] = DEFAULT_N
     return dims;
   }
   return null;
+}
+
+/** Tokens of a template that are not ours (`{foo}`): a template with any is refused. */
+export function unknownTokens(template: string): string[] {
+  return [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!).filter((t) => !(NAME_TOKENS as readonly string[]).includes(t));
+}
+
+/**
+ * A name from a template: each token replaced by its value. Characters of the template's own
+ * separators are replaced by spaces inside values, so the name parses back into the same
+ * dimensions (a drama called "A-B" would otherwise split at its hyphen).
+ */
+export function buildName(template: string, values: NameDims, max = 400): string {
+  const literal = template.replace(/\{\w+\}/g, '');
+  const separators = new Set([...literal].filter((c) => !/[\p{L}\p{N}\s]/u.test(c)));
+  const clean = (v: string) =>
+    [...v]
+      .map((c) => (separators.has(c) ? ' ' : c))
+      .join('')
+      .replace(/\s+/g, ' ')
+      .trim();
+  const name = template.replace(/\{(\w+)\}/g, (whole, token: string) => {
+    if (!(NAME_TOKENS as readonly string[]).includes(token)) return whole;
+    const v = values[token as NameToken];
+    return v === undefined || v === null ? '' : clean(String(v));
+  });
+  return name.trim().slice(0, max);
 }

@@ -52,8 +52,20 @@ export interface GraphBatchItem {
   accountId?: string;
 }
 
-/** One sub-request's outcome, in request order. */
-export type GraphBatchResult = { ok: true; body: unknown } | { ok: false; error: PlatformError };
+/**
+ * One sub-request's outcome, in request order. `unanswered`: the platform gave no answer for it
+ * (`null`: timed out or dropped) and it was not resent, so it may or may not have been applied.
+ */
+export type GraphBatchResult = { ok: true; body: unknown } | { ok: false; error: PlatformError; unanswered?: true };
+
+export interface GraphBatchOptions {
+  signal?: AbortSignal;
+  /**
+   * Resend items that came back `null` (default true, as reference §14 advises for reads). Creates
+   * pass false: an unanswered create may have been applied, and the caller looks it up instead.
+   */
+  resendUnanswered?: boolean;
+}
 
 export interface GraphClient {
   /** One call; the answer is validated with `schema` (a mismatch is an `unavailable`, non-retryable error). */
@@ -63,7 +75,7 @@ export interface GraphClient {
   /** All rows of a paged edge. */
   all<T>(req: GraphRequest, itemSchema: z.ZodType<T>): Promise<T[]>;
   /** Sub-requests through `POST /` (≤ 50 per request); `null` items and transient item failures are retried. */
-  batch(token: string, items: readonly GraphBatchItem[], opts?: { signal?: AbortSignal }): Promise<GraphBatchResult[]>;
+  batch(token: string, items: readonly GraphBatchItem[], opts?: GraphBatchOptions): Promise<GraphBatchResult[]>;
 }
 
 export interface GraphClientConfig {
@@ -379,7 +391,7 @@ export function createGraphClient(config: GraphClientConfig, tuning: Partial<Gra
     return { result: { ok: true, body }, resend: false };
   }
 
-  async function batch(token: string, items: readonly GraphBatchItem[], opts: { signal?: AbortSignal } = {}): Promise<GraphBatchResult[]> {
+  async function batch(token: string, items: readonly GraphBatchItem[], opts: GraphBatchOptions = {}): Promise<GraphBatchResult[]> {
     const results: Array<GraphBatchResult | undefined> = new Array(items.length);
     const lastError = new Map<number, PlatformError>();
     let pending = items.map((_, i) => i);
@@ -407,7 +419,9 @@ export function createGraphClient(config: GraphClientConfig, tuning: Partial<Gra
         parsed.data.forEach((entry, k) => {
           const index = chunk[k]!;
           const outcome = batchOutcome(entry, items[index]!);
-          if (outcome && !outcome.resend) results[index] = outcome.result;
+          if (!outcome && opts.resendUnanswered === false && (items[index]!.method ?? 'GET') !== 'GET') {
+            results[index] = { ok: false, error: new PlatformError('unavailable', 'batch sub-request got no answer', { retryable: true }), unanswered: true };
+          } else if (outcome && !outcome.resend) results[index] = outcome.result;
           else {
             if (outcome && !outcome.result.ok) lastError.set(index, outcome.result.error);
             retry.push(index);

@@ -179,12 +179,13 @@ export const graphVideoOffsetsSchema = z.object({
 
 export const graphSuccessSchema = z.object({ success: z.boolean() });
 
-export const VIDEO_FIELDS = ['id', 'title', 'description', 'status'] as const;
+export const VIDEO_FIELDS = ['id', 'title', 'description', 'status', 'picture'] as const;
 
 export const graphVideoSchema = z.object({
   id: z.coerce.string(),
   title: z.string().optional(),
   description: z.string().optional(),
+  picture: z.string().optional(),
   status: z
     .object({
       video_status: z.string(),

@@ -130,6 +130,7 @@ function toVideo(v: z.infer<typeof graphVideoSchema>): PlatformVideo {
     status,
     progress: v.status?.processing_progress ?? (status === 'ready' ? 100 : 0),
     errorMessage: status === 'error' ? errors.map((e) => e.message).filter(Boolean).join('; ') || null : null,
+    pictureUrl: v.picture ?? null,
   };
 }
 

@@ -7,6 +7,14 @@ import {
   PlatformError,
   type AdObjectsApi,
   type CopyResult,
+  type CreateAdInput,
+  type CreateAdSetInput,
+  type CreateCampaignInput,
+  type CreateCreativeInput,
+  type CreateLevel,
+  type CreateOptions,
+  type CreateRequest,
+  type CreateResult,
   type InsightsOptions,
   type InsightsRange,
   type ListAdObjectsOptions,
@@ -17,6 +25,7 @@ import {
   type PlatformCampaign,
   type PlatformCreative,
   type PlatformLevel,
+  type CreativeSpec,
 } from './types.ts';
 
 // Campaigns, ad sets, ads, creatives and Insights over the Graph API (reference §3–§6, §12),
@@ -266,6 +275,173 @@ const copyAnswerSchema = z
   .passthrough();
 const idSchema = z.object({ id: z.coerce.string() });
 
+
+const createPath: Record<CreateLevel, string> = { campaign: 'campaigns', adset: 'adsets', creative: 'adcreatives', ad: 'ads' };
+
+/** Campaign create parameters (reference §3). Without a campaign budget, budget sharing between ad sets is off, and said so. */
+function campaignParams(input: CreateCampaignInput): GraphParams {
+  const campaignBudget = Boolean(input.dailyBudgetMinor || input.lifetimeBudgetMinor);
+  return {
+    name: input.name,
+    objective: input.objective,
+    status: input.status,
+    special_ad_categories: [...input.specialAdCategories],
+    buying_type: input.buyingType ?? 'AUCTION',
+    start_time: input.startTime?.toISOString(),
+    daily_budget: input.dailyBudgetMinor ?? undefined,
+    lifetime_budget: input.lifetimeBudgetMinor ?? undefined,
+    bid_strategy: campaignBudget ? (input.bidStrategy ?? undefined) : undefined,
+    stop_time: (input.stopTime ?? input.endTime)?.toISOString(),
+    ...(!campaignBudget && { is_adset_budget_sharing_enabled: false }),
+  };
+}
+
+function adsetParams(input: CreateAdSetInput): GraphParams {
+  return {
+    campaign_id: input.campaignId,
+    name: input.name,
+    status: input.status,
+    daily_budget: input.dailyBudgetMinor ?? undefined,
+    lifetime_budget: input.lifetimeBudgetMinor ?? undefined,
+    bid_amount: input.bidAmountMinor ?? undefined,
+    bid_strategy: input.bidStrategy ?? undefined,
+    bid_constraints: input.roasFloor ? { roas_average_floor: input.roasFloor } : undefined,
+    billing_event: input.billingEvent,
+    optimization_goal: input.optimizationGoal,
+    promoted_object: input.promotedObject ? { pixel_id: input.promotedObject.pixelId, custom_event_type: input.promotedObject.customEventType } : undefined,
+    targeting: input.targeting as Record<string, unknown>,
+    start_time: input.startTime?.toISOString(),
+    end_time: input.endTime?.toISOString(),
+    attribution_spec: input.attributionSpec?.length ? [...input.attributionSpec] : undefined,
+    destination_type: input.destinationType ?? undefined,
+    dsa_beneficiary: input.dsaBeneficiary ?? undefined,
+    dsa_payor: input.dsaPayor ?? undefined,
+    ...(input.dynamicCreative && { is_dynamic_creative: true }),
+  };
+}
+
+/** Creative parameters (reference §6): a dark post from object_story_spec, an existing post, or an asset feed. */
+function creativeParams(input: CreateCreativeInput): GraphParams {
+  const base = { name: input.name, url_tags: input.urlTags || undefined };
+  if (input.kind === 'post') return { ...base, object_story_id: input.objectStoryId };
+  if (input.kind === 'dynamic') {
+    return {
+      ...base,
+      object_story_spec: { page_id: input.pageId },
+      asset_feed_spec: {
+        ...(input.videos.length && { videos: input.videos.map((v) => ({ video_id: v.videoId, thumbnail_hash: v.thumbnailHash })) }),
+        ...(input.imageHashes.length && { images: input.imageHashes.map((hash) => ({ hash })) }),
+        bodies: input.bodies.map((text) => ({ text })),
+        ...(input.titles.length && { titles: input.titles.map((text) => ({ text })) }),
+        ...(input.descriptions.length && { descriptions: input.descriptions.map((text) => ({ text })) }),
+        link_urls: [{ website_url: input.link }],
+        call_to_action_types: [input.callToAction],
+        ad_formats: [input.videos.length ? 'SINGLE_VIDEO' : 'SINGLE_IMAGE'],
+      },
+    };
+  }
+  const cta = input.callToAction === 'NO_BUTTON' ? { type: 'NO_BUTTON' } : { type: input.callToAction, value: { link: input.link } };
+  const story =
+    input.kind === 'video'
+      ? { video_data: { video_id: input.videoId, image_hash: input.imageHash, message: input.message ?? undefined, title: input.headline ?? undefined, link_description: input.description ?? undefined, call_to_action: cta } }
+      : { link_data: { link: input.link, image_hash: input.imageHash, message: input.message ?? undefined, name: input.headline ?? undefined, description: input.description ?? undefined, call_to_action: cta } };
+  return { ...base, object_story_spec: JSON.parse(JSON.stringify({ page_id: input.pageId, ...story })) as Record<string, unknown> };
+}
+
+function adParams(input: CreateAdInput): GraphParams {
+  return { adset_id: input.adsetId, name: input.name, status: input.status, creative: { creative_id: input.creativeId } };
+}
+
+function paramsOf(r: CreateRequest): GraphParams {
+  switch (r.level) {
+    case 'campaign':
+      return campaignParams(r.input);
+    case 'adset':
+      return adsetParams(r.input);
+    case 'creative':
+      return creativeParams(r.input);
+    case 'ad':
+      return adParams(r.input);
+  }
+}
+
+/** validate_only: the platform checks the call and creates nothing (execution_options). */
+const withExecution = (params: GraphParams, opts: CreateOptions | undefined): GraphParams => (opts?.validateOnly ? { ...params, execution_options: ['validate_only'] } : params);
+
+const ctaSchema = z.object({ type: z.string().optional(), value: z.object({ link: z.string().optional() }).passthrough().optional() }).passthrough().optional();
+const storyData = z
+  .object({
+    link: z.string().optional(),
+    message: z.string().optional(),
+    caption: z.string().optional(),
+    name: z.string().optional(),
+    title: z.string().optional(),
+    description: z.string().optional(),
+    link_description: z.string().optional(),
+    image_hash: z.string().optional(),
+    image_url: z.string().optional(),
+    video_id: z.coerce.string().optional(),
+    call_to_action: ctaSchema,
+  })
+  .passthrough();
+const creativeSpecSchema = z.object({
+  id: z.string(),
+  name: z.string().default(''),
+  object_story_id: z.string().optional(),
+  url_tags: z.string().optional(),
+  object_story_spec: z
+    .object({
+      page_id: z.coerce.string().optional(),
+      instagram_user_id: z.coerce.string().optional(),
+      instagram_actor_id: z.coerce.string().optional(),
+      video_data: storyData.optional(),
+      link_data: storyData.optional(),
+      photo_data: storyData.optional(),
+    })
+    .passthrough()
+    .optional(),
+});
+
+/** A creative's story as our spec (reference §5): a page post, or a video / link / photo story. */
+function toCreativeSpec(c: z.infer<typeof creativeSpecSchema>): CreativeSpec {
+  const spec = c.object_story_spec;
+  const data = spec?.video_data ?? spec?.link_data ?? spec?.photo_data;
+  const kind: CreativeSpec['kind'] = c.object_story_id && !spec ? 'post' : spec?.video_data ? 'video' : spec?.photo_data ? 'photo' : 'link';
+  const cta = data?.call_to_action;
+  return {
+    name: c.name,
+    kind,
+    pageId: spec?.page_id ?? (c.object_story_id ? c.object_story_id.split('_')[0]! : null),
+    instagramUserId: spec?.instagram_user_id ?? spec?.instagram_actor_id ?? null,
+    objectStoryId: kind === 'post' ? (c.object_story_id ?? null) : null,
+    videoId: spec?.video_data?.video_id ?? null,
+    imageHash: data?.image_hash ?? null,
+    imageUrl: data?.image_url ?? null,
+    link: data?.link ?? cta?.value?.link ?? null,
+    message: data?.message ?? data?.caption ?? null,
+    title: spec?.video_data?.title ?? data?.name ?? null,
+    description: spec?.video_data?.link_description ?? data?.description ?? null,
+    callToAction: cta?.type ? { type: cta.type, link: cta.value?.link ?? null } : null,
+    urlTags: c.url_tags ?? null,
+  };
+}
+
+/** Our spec → the platform's creative parameters (object_story_spec, or an existing post). */
+function creativeSpecParams(spec: CreativeSpec): GraphParams {
+  const cta = spec.callToAction ? { type: spec.callToAction.type, ...(spec.callToAction.link && { value: { link: spec.callToAction.link } }) } : undefined;
+  const clean = (o: Record<string, unknown>) => JSON.parse(JSON.stringify(o)) as Record<string, unknown>;
+  if (spec.kind === 'post') return { name: spec.name, object_story_id: spec.objectStoryId ?? undefined, url_tags: spec.urlTags ?? undefined };
+  const story: Record<string, unknown> = { page_id: spec.pageId ?? undefined, instagram_user_id: spec.instagramUserId ?? undefined };
+  if (spec.kind === 'video') {
+    story.video_data = clean({ video_id: spec.videoId, image_hash: spec.imageHash ?? undefined, image_url: spec.imageHash ? undefined : (spec.imageUrl ?? undefined), title: spec.title ?? undefined, message: spec.message ?? undefined, link_description: spec.description ?? undefined, call_to_action: cta });
+  } else if (spec.kind === 'photo') {
+    story.photo_data = clean({ image_hash: spec.imageHash ?? undefined, caption: spec.message ?? undefined, call_to_action: cta });
+  } else {
+    story.link_data = clean({ link: spec.link ?? undefined, message: spec.message ?? undefined, name: spec.title ?? undefined, description: spec.description ?? undefined, image_hash: spec.imageHash ?? undefined, call_to_action: cta });
+  }
+  return { name: spec.name, object_story_spec: clean(story), url_tags: spec.urlTags ?? undefined };
+}
+
 export interface MetaAdsDeps {
   graph: GraphClient;
   /** Waits between polls of an async report run. */
@@ -282,6 +458,8 @@ export function createMetaAdsApi({ graph, sleep = realSleep, now = Date.now }: M
     if (opts?.updatedSince) filtering.push({ field: 'updated_time', operator: 'GREATER_THAN', value: Math.floor(opts.updatedSince.getTime() / 1000) });
     if (opts?.ids?.length) filtering.push({ field: 'id', operator: 'IN', value: opts.ids });
     if (opts?.campaignIds?.length) filtering.push({ field: 'campaign.id', operator: 'IN', value: opts.campaignIds });
+    if (opts?.adsetIds?.length) filtering.push({ field: 'adset.id', operator: 'IN', value: opts.adsetIds });
+    if (opts?.name !== undefined) filtering.push({ field: 'name', operator: 'EQUAL', value: opts.name });
     return { effective_status: statuses, ...(filtering.length && { filtering }) };
   }
 
@@ -314,7 +492,18 @@ export function createMetaAdsApi({ graph, sleep = realSleep, now = Date.now }: M
     ...extra,
   });
 
-  const levelPath: Record<PlatformLevel, string> = { campaign: 'campaigns', adset: 'adsets', ad: 'ads' };
+
+  /** One create; never resent by the client after an ambiguous failure (the caller looks it up instead). */
+  async function create(token: string, adAccountId: string, level: CreateLevel, params: GraphParams, opts: CreateOptions | undefined): Promise<{ id: string }> {
+    const path = `${actId(adAccountId)}/${createPath[level]}`;
+    if (opts?.validateOnly) {
+      const answer = await graph.request({ method: 'POST', path, token, params: withExecution(params, opts), signal: opts.signal, accountId: adAccountId }, z.object({ id: z.coerce.string().optional() }).passthrough());
+      // A platform that ignored validate_only made the object: it must not stay.
+      if (answer.id) await graph.request({ method: 'DELETE', path: answer.id, token, signal: opts.signal, idempotent: true }, graphSuccessSchema);
+      return { id: '' };
+    }
+    return graph.request({ method: 'POST', path, token, params, signal: opts?.signal, accountId: adAccountId }, idSchema);
+  }
 
   return {
     async listCampaigns(token, adAccountId, opts) {
@@ -479,35 +668,61 @@ export function createMetaAdsApi({ graph, sleep = realSleep, now = Date.now }: M
       return { copiedId, objects: answer.ad_object_ids.map((x) => ({ level: levelOf(x.ad_object_type), sourceId: x.source_id, copiedId: x.copied_id })) };
     },
 
+    async createCampaign(token, adAccountId, input, opts) {
+      return create(token, adAccountId, 'campaign', campaignParams(input), opts);
+    },
+
     async createAdSet(token, adAccountId, input, opts) {
-      const params: GraphParams = {
-        campaign_id: input.campaignId,
-        name: input.name,
-        status: input.status,
-        daily_budget: input.dailyBudgetMinor ?? undefined,
-        lifetime_budget: input.lifetimeBudgetMinor ?? undefined,
-        bid_amount: input.bidAmountMinor ?? undefined,
-        bid_strategy: input.bidStrategy ?? undefined,
-        billing_event: input.billingEvent,
-        optimization_goal: input.optimizationGoal,
-        promoted_object: input.promotedObject ? { pixel_id: input.promotedObject.pixelId, custom_event_type: input.promotedObject.customEventType } : undefined,
-        targeting: input.targeting as Record<string, unknown>,
-        start_time: input.startTime?.toISOString(),
-        end_time: input.endTime?.toISOString(),
-      };
-      return graph.request({ method: 'POST', path: `${actId(adAccountId)}/${levelPath.adset}`, token, params, signal: opts?.signal }, idSchema);
+      return create(token, adAccountId, 'adset', adsetParams(input), opts);
+    },
+
+    async createCreative(token, adAccountId, input, opts) {
+      return create(token, adAccountId, 'creative', creativeParams(input), opts);
+    },
+
+    async getCreativeSpec(token, id, opts) {
+      return toCreativeSpec(await graph.request({ path: id, token, fields: ['id', 'name', 'object_story_id', 'object_story_spec', 'url_tags'], signal: opts?.signal }, creativeSpecSchema));
+    },
+
+    async createAdCreative(token, adAccountId, spec, opts) {
+      return graph.request({ method: 'POST', path: `${actId(adAccountId)}/adcreatives`, token, params: creativeSpecParams(spec), signal: opts?.signal }, idSchema);
     },
 
     async createAd(token, adAccountId, input, opts) {
-      return graph.request(
-        { method: 'POST', path: `${actId(adAccountId)}/${levelPath.ad}`, token, params: { adset_id: input.adsetId, name: input.name, status: input.status, creative: { creative_id: input.creativeId } }, signal: opts?.signal },
-        idSchema,
+      return create(token, adAccountId, 'ad', adParams(input), opts);
+    },
+
+    async createMany(token, adAccountId, requests, opts) {
+      const items = requests.map((r) => ({ method: 'POST' as const, path: `${actId(adAccountId)}/${createPath[r.level]}`, params: withExecution(paramsOf(r), opts), accountId: adAccountId }));
+      // An item without an answer may have been applied: it is reported, not resent (the caller looks it up).
+      const results = await graph.batch(token, items, { signal: opts?.signal, resendUnanswered: false });
+      return results.map((r): CreateResult => {
+        if (!r.ok) return { ok: false, error: r.error, unknown: r.unanswered === true };
+        if (opts?.validateOnly) return { ok: true, id: '' };
+        const parsed = idSchema.safeParse(r.body);
+        return parsed.success ? { ok: true, id: parsed.data.id } : { ok: false, error: unexpectedAnswer('batch create: no id', undefined), unknown: true };
+      });
+    },
+
+    async findByName(token, adAccountId, level, name, parentId, opts) {
+      const filtering: { field: string; operator: string; value: unknown }[] = [{ field: 'name', operator: 'EQUAL', value: name }];
+      if (parentId && level === 'adset') filtering.push({ field: 'campaign.id', operator: 'EQUAL', value: parentId });
+      if (parentId && level === 'ad') filtering.push({ field: 'adset.id', operator: 'EQUAL', value: parentId });
+      // Every status but DELETED: an archived or paused object is still the one that was made.
+      const statuses = { campaign: CAMPAIGN_STATUSES, adset: ADSET_STATUSES, ad: AD_STATUSES, creative: null }[level]?.filter((x) => x !== 'DELETED');
+      const rows = await graph.all(
+        { path: `${actId(adAccountId)}/${createPath[level]}`, token, fields: ['id', 'name', 'status'], params: { filtering, ...(statuses && { effective_status: statuses }) }, signal: opts?.signal },
+        z.object({ id: z.string(), name: z.string().default(''), status: z.string().optional() }),
       );
+      return rows.filter((r) => r.name === name && r.status !== 'DELETED').map((r) => ({ id: r.id, name: r.name }));
     },
 
     async getAdSetSpec(token, id, opts) {
-      const s = await graph.request({ path: id, token, fields: ['targeting', 'billing_event', 'optimization_goal'], signal: opts?.signal }, z.object({ targeting: z.unknown().optional(), billing_event: z.string().optional(), optimization_goal: z.string().optional() }));
-      return { targeting: s.targeting ?? {}, billingEvent: s.billing_event ?? null, optimizationGoal: s.optimization_goal ?? null };
+      const s = await graph.request(
+        { path: id, token, fields: ['targeting', 'billing_event', 'optimization_goal', 'attribution_spec'], signal: opts?.signal },
+        z.object({ targeting: z.unknown().optional(), billing_event: z.string().optional(), optimization_goal: z.string().optional(), attribution_spec: z.unknown().optional() }),
+      );
+      return { targeting: s.targeting ?? {}, billingEvent: s.billing_event ?? null, optimizationGoal: s.optimization_goal ?? null, attributionSpec: s.attribution_spec ?? null };
     },
   };
 }

@@ -126,6 +126,8 @@ export interface PlatformVideo {
   progress: number;
   /** The platform's reason when the status is error. */
   errorMessage: string | null;
+  /** A still of the video (a usable ad thumbnail once the video is ready). */
+  pictureUrl: string | null;
 }
 
 /** A chunked video upload under way: kept by the caller, so a run that died can resume it. */
@@ -267,6 +269,10 @@ export interface ListAdObjectsOptions extends CallOptions {
   ids?: readonly string[];
   /** Only children of these campaigns (ad sets, ads). */
   campaignIds?: readonly string[];
+  /** Only children of these ad sets (ads). */
+  adsetIds?: readonly string[];
+  /** Only objects with exactly this name (to find what an earlier attempt created). */
+  name?: string;
 }
 
 /** One ad's figures for one day of the account's time zone; money in minor units of the account currency. */
@@ -351,7 +357,31 @@ export interface CopyResult {
   objects: { level: PlatformLevel; sourceId: string; copiedId: string }[];
 }
 
-/** A create of ad set / ad from a mirrored object's settings (copy to another account or with another pixel). */
+/** Options of a create call: `validateOnly` asks the platform to check the call and create nothing (execution_options). */
+export interface CreateOptions extends CallOptions {
+  validateOnly?: boolean;
+}
+
+/** A campaign to create (reference §3). Without a campaign budget the ad sets hold the budgets and budget sharing is sent off. */
+export interface CreateCampaignInput {
+  name: string;
+  objective: string;
+  status: 'ACTIVE' | 'PAUSED';
+  specialAdCategories: readonly string[];
+  /** Campaign budget (Advantage campaign budget); absent: the ad sets hold the budgets. */
+  dailyBudgetMinor?: number | null;
+  lifetimeBudgetMinor?: number | null;
+  /** With a campaign budget the strategy lives here; otherwise on the ad sets. */
+  bidStrategy?: string | null;
+  /** Lifetime campaign budgets need an end. */
+  stopTime?: Date | null;
+  buyingType?: string | null;
+  startTime?: Date | null;
+  /** Same as stopTime (a mirrored campaign's end, when copied). */
+  endTime?: Date | null;
+}
+
+/** A create of ad set / ad from a mirrored object's settings (copy to another account or with another pixel), or from a publish scheme. */
 export interface CreateAdSetInput {
   campaignId: string;
   name: string;
@@ -360,14 +390,101 @@ export interface CreateAdSetInput {
   lifetimeBudgetMinor?: number | null;
   bidAmountMinor?: number | null;
   bidStrategy?: string | null;
+  /** Minimum ROAS in basis points (10000 = 1.0; bid_constraints.roas_average_floor). */
+  roasFloor?: number | null;
   billingEvent: string;
   optimizationGoal: string;
   promotedObject?: { pixelId: string; customEventType: string } | null;
   targeting: unknown;
   startTime?: Date | null;
   endTime?: Date | null;
+  /** attribution_spec as the platform takes it ([{event_type, window_days}]). */
+  attributionSpec?: readonly { event_type: string; window_days: number }[] | null;
+  destinationType?: string | null;
+  /** EU targeting (DSA): who benefits from and who pays for the ads. */
+  dsaBeneficiary?: string | null;
+  dsaPayor?: string | null;
+  /** The ad set holds dynamic (flexible) creatives. */
+  dynamicCreative?: boolean;
 }
 
+/** A creative to create (reference §6): a video or image with texts (a dark post), an existing page post, or a dynamic creative. */
+export type CreateCreativeInput = {
+  name: string;
+  urlTags?: string | null;
+} & (
+  | {
+      kind: 'video' | 'image';
+      pageId: string;
+      /** The video (kind video) and its thumbnail's image hash, or the image's hash. */
+      videoId?: string;
+      imageHash: string;
+      link: string;
+      message: string | null;
+      headline: string | null;
+      description: string | null;
+      callToAction: string;
+    }
+  | { kind: 'post'; objectStoryId: string }
+  | {
+      kind: 'dynamic';
+      pageId: string;
+      videos: readonly { videoId: string; thumbnailHash: string }[];
+      imageHashes: readonly string[];
+      bodies: readonly string[];
+      titles: readonly string[];
+      descriptions: readonly string[];
+      link: string;
+      callToAction: string;
+    }
+);
+
+export interface CreateAdInput {
+  adsetId: string;
+  name: string;
+  status: 'ACTIVE' | 'PAUSED';
+  creativeId: string;
+}
+
+/** One create of a batch (reference §14): what to create under which account. */
+export type CreateRequest =
+  | { level: 'campaign'; input: CreateCampaignInput }
+  | { level: 'adset'; input: CreateAdSetInput }
+  | { level: 'creative'; input: CreateCreativeInput }
+  | { level: 'ad'; input: CreateAdInput };
+
+/**
+ * A create's outcome in a batch. `unknown`: no answer came back for it (a dropped or timed-out
+ * batch item): it may have been applied, so look it up before sending it again.
+ */
+export type CreateResult = { ok: true; id: string } | { ok: false; error: PlatformError; unknown: boolean };
+
+/** Levels a publish creates, for lookups by name. */
+export type CreateLevel = 'campaign' | 'adset' | 'creative' | 'ad';
+
+/**
+ * What an ad creative shows, in our words (read from one creative to create another elsewhere):
+ * an existing page post, or a video / link / photo story on a page.
+ */
+export interface CreativeSpec {
+  name: string;
+  kind: 'post' | 'video' | 'link' | 'photo';
+  pageId: string | null;
+  instagramUserId: string | null;
+  /** kind post: the page post the ad shows. */
+  objectStoryId: string | null;
+  videoId: string | null;
+  /** A link or photo ad's image; a video ad's thumbnail. */
+  imageHash: string | null;
+  /** A video ad's thumbnail by URL (instead of imageHash). */
+  imageUrl: string | null;
+  link: string | null;
+  message: string | null;
+  title: string | null;
+  description: string | null;
+  callToAction: { type: string; link: string | null } | null;
+  urlTags: string | null;
+}
 /** The ad-object part of the platform client. */
 export interface AdObjectsApi {
   listCampaigns(token: string, adAccountId: string, opts?: ListAdObjectsOptions): Promise<PlatformCampaign[]>;
@@ -381,8 +498,24 @@ export interface AdObjectsApi {
   updateAdObject(token: string, id: string, input: UpdateAdObjectInput, opts?: CallOptions): Promise<void>;
   deleteAdObject(token: string, id: string, opts?: CallOptions): Promise<void>;
   copyAdObject(token: string, level: PlatformLevel, id: string, input: CopyAdObjectInput, opts?: CallOptions): Promise<CopyResult>;
-  createAdSet(token: string, adAccountId: string, input: CreateAdSetInput, opts?: CallOptions): Promise<{ id: string }>;
-  createAd(token: string, adAccountId: string, input: { adsetId: string; name: string; status: 'ACTIVE' | 'PAUSED'; creativeId: string }, opts?: CallOptions): Promise<{ id: string }>;
+  /** With `validateOnly` nothing is created and the answer's id is '' (the platform only checked the call). */
+  createCampaign(token: string, adAccountId: string, input: CreateCampaignInput, opts?: CreateOptions): Promise<{ id: string }>;
+  createAdSet(token: string, adAccountId: string, input: CreateAdSetInput, opts?: CreateOptions): Promise<{ id: string }>;
+  createCreative(token: string, adAccountId: string, input: CreateCreativeInput, opts?: CreateOptions): Promise<{ id: string }>;
+  createAd(token: string, adAccountId: string, input: CreateAdInput, opts?: CreateOptions): Promise<{ id: string }>;
+  /**
+   * Several creates of one account through the batch endpoint (≤ 50 per request, reference §14),
+   * in order; items without an answer are not resent (they come back `unknown`).
+   */
+  createMany(token: string, adAccountId: string, requests: readonly CreateRequest[], opts?: CreateOptions): Promise<CreateResult[]>;
+  /**
+   * Objects of the account with exactly this name (under `parentId`: the campaign of an ad set, the
+   * ad set of an ad), deleted ones left out, newest first: what a create that lost its answer made.
+   */
+  findByName(token: string, adAccountId: string, level: CreateLevel, name: string, parentId?: string | null, opts?: CallOptions): Promise<{ id: string; name: string }[]>;
   /** The raw targeting spec of an ad set (to re-create it elsewhere). */
-  getAdSetSpec(token: string, id: string, opts?: CallOptions): Promise<{ targeting: unknown; billingEvent: string | null; optimizationGoal: string | null }>;
+  getAdSetSpec(token: string, id: string, opts?: CallOptions): Promise<{ targeting: unknown; billingEvent: string | null; optimizationGoal: string | null; attributionSpec: unknown }>;
+  /** What a creative shows (to create the same elsewhere). */
+  getCreativeSpec(token: string, id: string, opts?: CallOptions): Promise<CreativeSpec>;
+  createAdCreative(token: string, adAccountId: string, spec: CreativeSpec, opts?: CallOptions): Promise<{ id: string }>;
 }

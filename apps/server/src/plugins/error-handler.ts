@@ -12,7 +12,7 @@ export function registerErrorHandler(app: FastifyInstance) {
     const lang = req.lang ?? 'zh';
     if (err instanceof AppError) {
       const message = formatMessage(err.key, lang, err.params);
-      return reply.status(200).send({ code: err.code, message, data: err.field ? { errors: [{ field: err.field, message }] } : null });
+      return reply.status(200).send({ code: err.code, message, data: err.data !== undefined ? err.data : err.field ? { errors: [{ field: err.field, message }] } : null });
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
       const errors: FieldError[] = err.validation.map((v) => {

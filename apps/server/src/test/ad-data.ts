@@ -29,7 +29,7 @@ export async function simTree(
 ) {
   const status = o.status ?? 'ACTIVE';
   const token = user.access_token;
-  const campaign = await graph(sim, token, 'POST', `${act}/campaigns`, { name: o.name ?? 'Campaign', objective: 'OUTCOME_SALES', status, special_ad_categories: [], daily_budget: o.campaignBudget });
+  const campaign = await graph(sim, token, 'POST', `${act}/campaigns`, { name: o.name ?? 'Campaign', objective: 'OUTCOME_SALES', status, special_ad_categories: [], daily_budget: o.campaignBudget, is_adset_budget_sharing_enabled: o.campaignBudget ? undefined : false });
   const adset = await graph(sim, token, 'POST', `${act}/adsets`, {
     name: o.adsetName ?? 'Ad set',
     campaign_id: campaign.id,

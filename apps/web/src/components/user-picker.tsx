@@ -1,7 +1,7 @@
 import { Select } from 'antd';
-import { useMemo, useState, type CSSProperties } from 'react';
-import { useDebouncedValue } from '@/lib/use-debounced-value';
+import { useMemo, type CSSProperties } from 'react';
 import { useSimpleUsers } from '@/lib/lookups/use-simple-users';
+import { labelOr, useRemoteSearch } from '@/lib/use-remote-search';
 
 export interface UserPickerProps {
   value?: number | null;
@@ -17,14 +17,9 @@ export interface UserPickerProps {
 
 /** One enabled user, searched on the server by name or account (/sys-users/simple_list). */
 export function UserPicker({ value, onChange, currentLabel, placeholder, id, departmentId, style }: UserPickerProps) {
-  const [keyword, setKeyword] = useState('');
-  const debounced = useDebouncedValue(keyword.trim());
-  const users = useSimpleUsers({ ...(debounced && { keyword: debounced }), ...(departmentId !== undefined && { department_id: departmentId }) });
-  const options = useMemo(() => {
-    const list = (users.data ?? []).map((u) => ({ value: u.id, label: `${u.name} (${u.account})` }));
-    if (value != null && currentLabel && !list.some((o) => o.value === value)) list.unshift({ value, label: currentLabel });
-    return list;
-  }, [users.data, value, currentLabel]);
+  const search = useRemoteSearch();
+  const users = useSimpleUsers({ ...(search.term && { keyword: search.term }), ...(departmentId !== undefined && { department_id: departmentId }) });
+  const options = useMemo(() => (users.data ?? []).map((u) => ({ value: u.id, label: `${u.name} (${u.account})` })), [users.data]);
 
   return (
     <Select<number>
@@ -33,11 +28,9 @@ export function UserPicker({ value, onChange, currentLabel, placeholder, id, dep
       value={value ?? undefined}
       onChange={(v) => onChange?.(v ?? null)}
       allowClear
-      showSearch={{ filterOption: false, onSearch: setKeyword, searchValue: keyword }}
-      loading={users.isFetching}
       placeholder={placeholder}
-      options={options}
-      onOpenChange={(open) => !open && setKeyword('')}
+      labelRender={labelOr(() => currentLabel)}
+      {...search.selectProps(users, options)}
     />
   );
 }

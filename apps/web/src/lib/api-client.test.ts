@@ -55,11 +55,13 @@ describe('request layer (SPEC.md §7–§9)', () => {
     await api.session.login({ account: 'a', pwd: 'b' });
     await api.session.get_user_info(undefined, { quiet: true });
     await api.session.logout();
+    await api.session.reset_passwd({ currentUserId: 7 });
     const sent = fetchMock.mock.calls.map(([url, init]) => [url, init.method, init.body]);
     expect(sent).toEqual([
       [`/api${endpoints.session.login.path}`, endpoints.session.login.method, JSON.stringify({ account: 'a', pwd: 'b' })],
       [`/api${endpoints.session.get_user_info.path}`, 'GET', undefined],
       [`/api${endpoints.session.logout.path}`, 'POST', '{}'],
+      [`/api${endpoints.sysUsers.reset_passwd.path}`, endpoints.sysUsers.reset_passwd.method, JSON.stringify({ currentUserId: 7 })],
     ]);
     expect(endpoints.session.login.path).toBe('/login');
   });

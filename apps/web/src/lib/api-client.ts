@@ -152,20 +152,23 @@ type FileEndpoint = AnyEndpoint & { answer: 'xlsx' };
 
 /** The session entries of the endpoint table (types only: see `session` below). */
 type SessionEndpoints = typeof endpoints.session;
+type ResetPasswd = typeof endpoints.sysUsers.reset_passwd;
 /** A call by path and method, typed as the endpoint table entry E. */
 const callAs = <E extends JsonEndpoint>(call: Pick<E, 'path' | 'method'>, ...[body, opts]: CallArgs<E>): Promise<AnswerOf<E>> =>
   request<AnswerOf<E>>(call.path, call.method === 'POST' ? (body ?? {}) : undefined, { ...opts, method: call.method });
 
 export const api = {
   /**
-   * The session calls of the endpoint table (endpoints.session), made from their zod-free path
-   * and method (SESSION_CALLS, which the table's entries are built from) and typed by the
-   * table: the login page and start-up would otherwise load zod and every schema first.
+   * The session calls of the endpoint table (endpoints.session, and sysUsers.reset_passwd for
+   * one's own password from the header), made from their zod-free path and method (SESSION_CALLS,
+   * which the table's entries are built from) and typed by the table: the login page, start-up
+   * and the app shell would otherwise load zod and every schema first.
    */
   session: {
     login: (...args: CallArgs<SessionEndpoints['login']>) => callAs<SessionEndpoints['login']>(SESSION_CALLS.login, ...args),
     logout: (...args: CallArgs<SessionEndpoints['logout']>) => callAs<SessionEndpoints['logout']>(SESSION_CALLS.logout, ...args),
     get_user_info: (...args: CallArgs<SessionEndpoints['get_user_info']>) => callAs<SessionEndpoints['get_user_info']>(SESSION_CALLS.get_user_info, ...args),
+    reset_passwd: (...args: CallArgs<ResetPasswd>) => callAs<ResetPasswd>(SESSION_CALLS.reset_passwd, ...args),
   },
   /** Makes a call of the endpoint table (packages/contracts endpoints): path, method, body and answer types come from it. */
   call: <E extends JsonEndpoint>(endpoint: E, ...args: CallArgs<E>): Promise<AnswerOf<E>> => callAs<E>(endpoint, ...args),

@@ -4,6 +4,8 @@ import type assets from './zh-CN/assets';
 import type cron from './zh-CN/cron';
 import type hosting from './zh-CN/hosting';
 import type materials from './zh-CN/materials';
+import type orders from './zh-CN/orders';
+import type publish from './zh-CN/publish';
 
 /**
  * Namespaces that travel with their screens instead of the eager bundle (the login page never
@@ -16,6 +18,8 @@ export interface LazyResources {
   cron: typeof cron;
   hosting: typeof hosting;
   materials: typeof materials;
+  orders: typeof orders;
+  publish: typeof publish;
 }
 
 /** Adds both languages of a namespace once (importing a namespace module twice is harmless). */

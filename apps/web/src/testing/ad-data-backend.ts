@@ -1,4 +1,4 @@
-import { adOperationSchema, adReportRowSchema, METRIC_KEYS, metricChange, metricValue, type AdOperation, type AdReportRow, type FactSums, type ReportLevel } from '@ads/contracts';
+import { AD_CONVERSION_EVENTS, adOperationSchema, adReportRowSchema, METRIC_KEYS, metricChange, metricValue, taskSchema, type AdCopyAccount, type AdOperation, type AdReportRow, type FactSums, type ReportLevel } from '@ads/contracts';
 import type { Handlers, RequestOf, ResponseOf } from './mock-api';
 
 /** One row of a mock report: what the row shows besides metrics, its level, parents and fact sums (USD in cents). */
@@ -70,7 +70,16 @@ interface Options {
   failing?: Record<number, string>;
   /** Dry-run refusals (the ad set's four budget changes of the hour), by id. */
   refusing?: Record<number, string>;
+  /** Ad accounts a copy may go to (the viewer's scope), with the pixels each may use. */
+  copyAccounts?: (AdCopyAccount & { pixels?: { platform_id: string; name: string }[] })[];
 }
+
+/** The batch of the mock's copy into another account (a uuid, as the log filter takes). */
+export const COPY_BATCH = '00000000-0000-4000-8000-0000000000c2';
+
+/** Units per USD the mock converts copies with. */
+const MOCK_RATES: Record<string, number> = { USD: 1, JPY: 150, EUR: 0.92 };
+const decimals = (currency: string) => (currency === 'JPY' ? 0 : 2);
 
 /**
  * A small in-memory ad-data server for screen tests: reports group the given rows by level and
@@ -78,7 +87,7 @@ interface Options {
  * matching row (so they equal the rows), comparison answers the previous sums; operations
  * change statuses and fail for the ids told to.
  */
-export function adDataBackend({ rows, operations = [], failing = {}, refusing = {} }: Options) {
+export function adDataBackend({ rows, operations = [], failing = {}, refusing = {}, copyAccounts = [] }: Options) {
   const state = { rows: rows.map((r) => ({ ...r, row: { ...r.row } })), operations: [...operations] };
 
   const list = (b: RequestOf<'/ad-reports/list'>): ResponseOf<'/ad-reports/list'> => {
@@ -143,13 +152,56 @@ export function adDataBackend({ rows, operations = [], failing = {}, refusing = 
     }),
     '/ad-reports/sync': (b) => ({ task_ids: [41], ad_accounts: b.ad_account_ids?.length ?? 3 }),
     '/ad-ops/apply': apply,
-    '/ad-ops/copy': (b) => ({
-      batch_id: 'copy-1',
-      results: b.ids.map((id) => {
-        const row = find(id)?.row ?? { id, name: `#${id}` };
-        return { id, platform_id: row.platform_id ?? String(id), name: row.name, ad_account_id: 1, before: { source_id: row.platform_id, name: row.name }, after: { status: b.status ?? 'PAUSED', ...(b.pixel_id && { pixel_id: b.pixel_id }), copied_id: '120999', objects: 2 }, result: 'ok' as const, error: null, warnings: [], operation_id: 700 };
-      }),
-    }),
+    '/ad-ops/copy': (b) => {
+      const target = copyAccounts.find((a) => a.id === b.target_ad_account_id);
+      if (!target) {
+        return {
+          batch_id: 'copy-1',
+          results: b.ids.map((id) => {
+            const row = find(id)?.row ?? { id, name: `#${id}` };
+            const after = { status: b.status ?? 'PAUSED', ...(b.pixel_id && { pixel_id: b.pixel_id }), ...(!b.dry_run && { copied_id: '120999', objects: 2 }) };
+            return { id, platform_id: row.platform_id ?? String(id), name: row.name, ad_account_id: 1, before: { source_id: row.platform_id, name: row.name }, after, result: b.dry_run ? ('preview' as const) : ('ok' as const), error: null, warnings: [], operation_id: b.dry_run ? null : 700 };
+          }),
+        };
+      }
+      // Into another account: the source and the ads under it, budgets converted at MOCK_RATES.
+      const notes: string[] = [];
+      const results = b.ids.flatMap((id) => {
+        const source = find(id);
+        const row = source?.row ?? { id, name: `#${id}` };
+        const from = row.currency ?? 'USD';
+        const before: Record<string, unknown> = { source_id: row.platform_id, name: row.name, ad_account: 'act_111' };
+        const after: Record<string, unknown> = { ad_account: target.platform_id, name: b.name ?? row.name, status: b.status ?? 'PAUSED', ...(b.pixel_id && { pixel_id: b.pixel_id }) };
+        if (row.daily_budget_minor != null) {
+          const to = target.currency;
+          const minor = b.daily_budget !== undefined ? Math.round(b.daily_budget * 10 ** decimals(to)) : Math.round((row.daily_budget_minor / 10 ** decimals(from) / MOCK_RATES[from]!) * MOCK_RATES[to]! * 10 ** decimals(to));
+          Object.assign(before, { daily_budget_minor: row.daily_budget_minor, currency: from });
+          Object.assign(after, { daily_budget_minor: minor, currency: to });
+          if (from !== to && b.daily_budget === undefined) notes.push(`Budgets converted from ${from} to ${to}: 1 USD = ${MOCK_RATES[from]} ${from} = ${MOCK_RATES[to]} ${to}`);
+        }
+        const children = state.rows.filter((r) => r.level === 'ad' && r.parents?.adset_id === id);
+        const base = { ad_account_id: target.id, warnings: [] as string[], error: null, result: 'preview' as const, operation_id: null };
+        return [
+          { ...base, level: b.level, id, platform_id: row.platform_id ?? String(id), name: String(after.name), before, after },
+          ...children.map((c) => ({ ...base, level: 'ad' as const, id: c.row.id, platform_id: c.row.platform_id ?? String(c.row.id), name: c.row.name, before: { source_id: c.row.platform_id, name: c.row.name, ad_account: 'act_111' }, after: { ad_account: target.platform_id, name: c.row.name, status: b.status ?? 'PAUSED' } })),
+        ];
+      });
+      if (b.dry_run) return { batch_id: 'copy-preview', results, notes: [...notes, `First 1 materials are pushed to "${target.name}" and processed by the platform: ep1.mp4`] };
+      // The act runs as a task; its log rows appear under the batch.
+      state.operations.push(
+        ...results.map((r, i) =>
+          buildOperation({ id: 800 + i, batch_id: COPY_BATCH, action: 'copy', level: r.level, object_id: r.id, object_platform_id: r.platform_id, object_name: r.name, ad_account: { id: target.id, name: target.name, platform_id: target.platform_id }, before: r.before, after: { ...r.after, copied_id: `130${i}` } }),
+        ),
+      );
+      return { batch_id: COPY_BATCH, results: [], task_id: 77, notes: [...notes, 'The copy is queued as a task; its results go to the operation log.'] };
+    },
+    '/ad-ops/copy_accounts': (b) => ({ list: copyAccounts.filter((a) => !b.keyword || a.name.includes(b.keyword)).map(({ pixels: _p, ...a }) => a) }),
+    '/ad-ops/copy_targets': (b) => {
+      const a = copyAccounts.find((x) => x.id === b.ad_account_id) ?? { id: b.ad_account_id, name: 'US Drama 01', platform_id: 'act_111', currency: 'USD', reachable: true, pixels: [] };
+      return { ad_account: { id: a.id, name: a.name, platform_id: a.platform_id, currency: a.currency, timezone_name: 'UTC' }, reachable: a.reachable, pixels: a.pixels ?? [], events: [...AD_CONVERSION_EVENTS] };
+    },
+    '/tasks/get': (b) =>
+      taskSchema.parse({ id: b.id, job_name: 'copy-ad-objects', title: 'Copy to another ad account', status: 'success', progress_done: 3, progress_total: 3, message: 'Copied: 3 created, 0 failed', summary: null, error: null, created_by: 1, created_by_name: 'Manager', trigger: 'manual', queued_at: '2026-11-24T03:00:00.000Z', started_at: '2026-11-24T03:00:00.000Z', finished_at: '2026-11-24T03:00:05.000Z' }),
     '/ad-operations/list': (b) => {
       let ops = state.operations;
       if (b.log === 'close') ops = ops.filter((o) => o.action === 'pause');
@@ -157,6 +209,7 @@ export function adDataBackend({ rows, operations = [], failing = {}, refusing = 
       if (b.result) ops = ops.filter((o) => o.result === b.result);
       if (b.action) ops = ops.filter((o) => o.action === b.action);
       if (b.keyword) ops = ops.filter((o) => o.object_name.includes(b.keyword!));
+      if (b.batch_id) ops = ops.filter((o) => o.batch_id === b.batch_id);
       return { list: ops.slice((b.page - 1) * b.page_size, b.page * b.page_size), total: ops.length };
     },
     '/ad-operations/export': () => 'xlsx',

@@ -2,9 +2,11 @@ import { adOperations, adOps, adReports, fxRates } from './ad-data.ts';
 import { adAccounts, dramas, pages, personalAccounts, pixels, products, sites } from './assets.ts';
 import type { AnyEndpoint } from './define.ts';
 import { sysCron, tasks } from './jobs.ts';
+import { hostingRules, notificationChannels, notifications, ruleHistory } from './hosting-rules.ts';
 import { materials } from './materials.ts';
 import { orders } from './orders.ts';
 import { overview } from './overview.ts';
+import { publish, publishSchemes, publishTemplates } from './publish.ts';
 import { userPreferences } from './preferences.ts';
 import { session, sysDepartments, sysMenus, sysRoles, sysUsers } from './sys.ts';
 
@@ -41,6 +43,13 @@ export const endpoints = {
   adOperations,
   fxRates,
   orders,
+  publish,
+  publishSchemes,
+  publishTemplates,
+  hostingRules,
+  ruleHistory,
+  notificationChannels,
+  notifications,
 };
 
 type Modules = typeof endpoints;

@@ -69,7 +69,7 @@ export const sysUsers = {
   edit_account: define({ path: '/sys-users/edit_account', body: editUserBodySchema, answer: sysUserSchema, allow: ACCOUNTS, tag: 'sys-users' }),
   delete_user: define({ path: '/sys-users/delete_user', body: idBodySchema, answer: noDataSchema, allow: ACCOUNTS, tag: 'sys-users' }),
   /** Anyone may reset their own password; the service checks /sys/accounts for anyone else's. */
-  reset_passwd: define({ path: '/sys-users/reset_passwd', body: resetPasswdBodySchema, answer: resetPasswdResultSchema, allow: 'user', tag: 'sys-users' }),
+  reset_passwd: define({ ...SESSION_CALLS.reset_passwd, body: resetPasswdBodySchema, answer: resetPasswdResultSchema, allow: 'user', tag: 'sys-users' }),
   /** Pickers everywhere; the service limits whom each caller finds. */
   simple_list: define({ path: '/sys-users/simple_list', body: simpleListBodySchema.nullable(), answer: z.array(simpleUserSchema), allow: 'user', tag: 'sys-users' }),
   batch_save_user_role: define({ path: '/sys-users/batch_save_user_role', body: batchSaveUserRoleBodySchema, answer: updatedResultSchema, allow: ACCOUNTS, tag: 'sys-users' }),

@@ -47,4 +47,6 @@ export interface GraphContext {
   usage?: { accountId: string; type: UsageType };
   /** An item of an asynchronous batch request (copies then have no synchronous size limit). */
   async?: boolean;
+  /** `execution_options=["validate_only"]`: run every check, create and change nothing. */
+  validateOnly: boolean;
 }

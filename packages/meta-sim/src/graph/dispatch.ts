@@ -1,3 +1,4 @@
+import { WRITABLE_ACCOUNT_STATUSES } from '../domain.ts';
 import { errors } from '../errors.ts';
 import type { NodeKind } from '../store/store.ts';
 import type { GraphContext } from './context.ts';
@@ -15,6 +16,21 @@ function resolveId(ctx: GraphContext, segment: string): { kind: NodeKind; id: st
   }
   const kind = store.kindOf(segment);
   return kind ? { kind, id: segment } : undefined;
+}
+
+/** The status-only changes a disabled account still allows: stopping things. */
+function onlyStops(ctx: GraphContext): boolean {
+  if (ctx.method === 'DELETE') return true;
+  const names = ctx.params.names().filter((n) => !['access_token', 'appsecret_proof', 'fields', 'execution_options'].includes(n));
+  const status = ctx.params.string('status');
+  return names.length === 1 && names[0] === 'status' && (status === 'PAUSED' || status === 'ARCHIVED' || status === 'DELETED');
+}
+
+/** Writes to a disabled (or otherwise unusable) ad account are refused, except pausing and deleting. */
+function assertAccountWritable(ctx: GraphContext, accountId: string): void {
+  const account = ctx.sim.store.account(accountId);
+  if (!account || WRITABLE_ACCOUNT_STATUSES.has(account.account_status) || onlyStops(ctx)) return;
+  throw errors.accountNotWritable(account.id, account.account_status);
 }
 
 export async function dispatch(ctx: GraphContext, registry: NodeRegistry): Promise<unknown> {
@@ -45,6 +61,14 @@ export async function dispatch(ctx: GraphContext, registry: NodeRegistry): Promi
     const type = edge?.usage ?? 'ads_management';
     ctx.usage = { accountId, type };
     ctx.sim.limits.admitAccount(ctx.now, accountId, type, isWrite && type !== 'ads_insights');
+    if (isWrite && type !== 'ads_insights') assertAccountWritable(ctx, accountId);
+  }
+
+  // Only the create and update calls that document validate_only honour it; anything else
+  // would really write, so it is refused rather than ignored.
+  if (ctx.validateOnly && isWrite) {
+    const supported = ctx.method === 'POST' && (edge ? edge.validateOnly === true : def.updateValidateOnly === true);
+    if (!supported) throw errors.validateOnlyUnsupported();
   }
 
   if (!edge) {

@@ -17,6 +17,8 @@ export interface EdgeDef<T> {
   usage?: UsageType;
   /** Scopes (any of) needed instead of the node's own read/write scopes. */
   scopes?: { read?: string[]; write?: string[] };
+  /** The POST honours `execution_options=["validate_only"]` (elsewhere the option is refused). */
+  validateOnly?: boolean;
 }
 
 export interface NodeDef<T> {
@@ -32,6 +34,8 @@ export interface NodeDef<T> {
   /** Returned when `fields` is omitted (just `id` on ad objects). */
   defaultFields: readonly string[];
   update?: EdgeHandler<T>;
+  /** `update` honours `execution_options=["validate_only"]`. */
+  updateValidateOnly?: boolean;
   remove?: EdgeHandler<T>;
   edges: Record<string, EdgeDef<T>>;
   scopes: { read: string[]; write: string[] };

@@ -1,4 +1,5 @@
 import { SUPPORTED_VERSIONS } from '../config.ts';
+import { EXECUTION_OPTIONS } from '../domain.ts';
 import { errors, GraphError, newTraceId } from '../errors.ts';
 import type { GraphContext, Method, Sim } from './context.ts';
 import { dispatch } from './dispatch.ts';
@@ -55,6 +56,13 @@ export function splitVersion(path: string): { version: string; rest: string } {
   return { version, rest: path.slice(m[0].length) || '/' };
 }
 
+/** `execution_options` (a JSON list, or a comma list) with values of the SDKs' enum only. */
+function readExecutionOptions(params: Params): string[] {
+  const options = params.list('execution_options') ?? [];
+  for (const o of options) if (!(EXECUTION_OPTIONS as readonly string[]).includes(o)) throw errors.invalidEnum('execution_options', EXECUTION_OPTIONS);
+  return options;
+}
+
 function bearer(authorization: string | undefined): string | undefined {
   const m = /^(?:Bearer|OAuth)\s+(.+)$/i.exec(authorization ?? '');
   return m?.[1]?.trim();
@@ -93,6 +101,7 @@ export function createPipeline(
       now,
       fields: parseFields(params.string('fields')),
       async: request.async,
+      validateOnly: readExecutionOptions(params).includes('validate_only'),
     };
     let body: unknown;
     if (rest === '/' || rest === '') {

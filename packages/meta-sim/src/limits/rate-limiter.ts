@@ -13,12 +13,17 @@ import { SlidingWindow } from './sliding-window.ts';
 
 const HOUR = 3_600_000;
 
+/** For settings saved before the ad-creation throttle existed. */
+const DEFAULT_AD_CREATIONS_PER_HOUR = 1000;
+
 interface AccountMeters {
   score: SlidingWindow;
   scoreWindowMs: number;
   blockedUntil: number;
   management: SlidingWindow;
   insights: SlidingWindow;
+  /** Ads created (not calls): the ad-creation throttle. */
+  adCreations: SlidingWindow;
 }
 
 type AccountLimits = Omit<RateLimitSettings, 'accounts' | 'tier' | 'app_calls_per_hour'>;
@@ -68,6 +73,21 @@ export class RateLimiter {
     meters.score.add(now, cost);
     window.add(now);
     if (type === 'ads_insights') this.appInsights.add(now);
+  }
+
+  /**
+   * The ad-creation throttle (reference §5, code 613 / 1487225): `count` more ads on the account
+   * within the rolling hour, or a throttle error with the minutes until there is room. Only
+   * `commit` counts them (a validate-only call checks without creating anything).
+   */
+  admitAdCreations(now: number, accountId: string, count: number, commit: boolean): void {
+    const limits = this.limitsFor(accountId);
+    const window = this.meters(accountId, limits).adCreations;
+    const limit = limits.ad_creations_per_hour ?? DEFAULT_AD_CREATIONS_PER_HOUR;
+    if (window.sum(now) + count > limit) {
+      throw errors.adCreationLimit(limit, Math.max(1, Math.ceil(window.msUntilRoomFor(now, limit, count) / 60_000)));
+    }
+    if (commit) window.add(now, count);
   }
 
   /** The usage headers for a response (the account ones only when the call touched one). */
@@ -132,7 +152,14 @@ export class RateLimiter {
     const windowMs = limits.account_score_decay_seconds * 1000;
     let m = this.accounts.get(accountId);
     if (!m || m.scoreWindowMs !== windowMs) {
-      m = { score: new SlidingWindow(windowMs), scoreWindowMs: windowMs, blockedUntil: 0, management: new SlidingWindow(HOUR), insights: new SlidingWindow(HOUR) };
+      m = {
+        score: new SlidingWindow(windowMs),
+        scoreWindowMs: windowMs,
+        blockedUntil: 0,
+        management: new SlidingWindow(HOUR),
+        insights: new SlidingWindow(HOUR),
+        adCreations: new SlidingWindow(HOUR),
+      };
       this.accounts.set(accountId, m);
     }
     return m;

@@ -1,7 +1,8 @@
 import { errors } from '../errors.ts';
 import type { GraphContext } from '../graph/context.ts';
 import { NodeRef, type NodeDef, type NodeRegistry } from '../graph/node.ts';
-import { currencyOffset, usdToMinor } from '../money.ts';
+import { currencyOffset } from '../money.ts';
+import { minimumDailyBudget } from '../rules.ts';
 import type { AdAccountRecord } from '../store/state.ts';
 import { DAY_MS, formatGraphTime, localDate, offsetMinutes, startOfLocalDay } from '../time.ts';
 import { ADS_READ, ADS_WRITE } from '../domain.ts';
@@ -50,7 +51,9 @@ export function accountNode(registry: NodeRegistry, accountEdges: NodeDef<AdAcco
       spend_cap_action: (a) => a.spend_cap_action,
       // Unbilled spend of the current month (the simulator bills on the 1st).
       balance: (a, ctx) => String(spentSince(ctx, a, startOfLocalDay(`${localDate(ctx.now, a.timezone_name).slice(0, 7)}-01`, a.timezone_name))),
-      min_daily_budget: (a) => usdToMinor(1, a.currency),
+      min_daily_budget: (a) => minimumDailyBudget(a.currency, 'IMPRESSIONS'),
+      default_dsa_beneficiary: (a) => a.default_dsa_beneficiary,
+      default_dsa_payor: (a) => a.default_dsa_payor,
       business: (a) => new NodeRef('business', a.business_id),
       owner: (a) => a.business_id,
       created_time: (a) => formatGraphTime(a.created_at, a.timezone_name),
@@ -75,6 +78,11 @@ export function accountNode(registry: NodeRegistry, accountEdges: NodeDef<AdAcco
       }
       const action = ctx.params.string('spend_cap_action');
       if (action !== undefined) a.spend_cap_action = action;
+      // The EU's beneficiary and payer for ad sets that name none ('' clears them).
+      for (const key of ['default_dsa_beneficiary', 'default_dsa_payor'] as const) {
+        const value = ctx.params.string(key);
+        if (value !== undefined) a[key] = value.trim() === '' ? undefined : value;
+      }
       ctx.sim.store.changed();
       return { success: true };
     },

@@ -1,10 +1,11 @@
-import { ADS_READ, ADS_WRITE } from '../domain.ts';
+import { ADS_PER_ADSET_LIMIT, ADS_READ, ADS_WRITE } from '../domain.ts';
 import { adEffectiveStatus, adSnapshot, issuesInfo } from '../delivery/status.ts';
 import { errors } from '../errors.ts';
 import type { GraphContext } from '../graph/context.ts';
 import { NodeRef, type EdgeDef, type NodeDef, type NodeRegistry } from '../graph/node.ts';
-import type { AdAccountRecord, AdRecord } from '../store/state.ts';
+import type { AdAccountRecord, AdRecord, AdSetRecord } from '../store/state.ts';
 import { recordSnapshot } from '../store/store.ts';
+import { createStatus } from './campaigns.ts';
 import { accountTime, assertEditable, assertStatusTransition, listEdge, STATUSES, userCanUseAccount } from './common.ts';
 import { copyAd } from './copies.ts';
 import { createCreativeFromSpec } from './creatives.ts';
@@ -31,6 +32,22 @@ export function rereviewAds(ctx: GraphContext, ads: AdRecord[]): void {
   }
 }
 
+/** Ads of an ad set that count against its limit: those not archived or deleted. */
+function liveAdsOf(ctx: GraphContext, adsetId: string): number {
+  let n = 0;
+  for (const a of Object.values(ctx.sim.store.state.ads)) if (a.adset_id === adsetId && a.status !== 'DELETED' && a.status !== 'ARCHIVED') n++;
+  return n;
+}
+
+/**
+ * Room for `count` more ads: the ad set's limit of 50 live ads and the account's ad-creation
+ * throttle. Counted only when the ads are really created (`commit`).
+ */
+export function admitNewAds(ctx: GraphContext, adset: AdSetRecord, count: number, commit: boolean): void {
+  if (liveAdsOf(ctx, adset.id) + count > ADS_PER_ADSET_LIMIT) throw errors.tooManyAdsInAdSet(ADS_PER_ADSET_LIMIT);
+  ctx.sim.limits.admitAdCreations(ctx.now, adset.account_id, count, commit);
+}
+
 /** `creative={"creative_id":"…"}`, or an inline creative spec that becomes a new creative. */
 function resolveCreative(ctx: GraphContext, accountId: string): string {
   const spec = ctx.params.object('creative');
@@ -44,7 +61,7 @@ function resolveCreative(ctx: GraphContext, accountId: string): string {
   return id;
 }
 
-export function createAd(ctx: GraphContext, account: AdAccountRecord): { id: string } {
+export function createAd(ctx: GraphContext, account: AdAccountRecord): { id: string } | { success: true } {
   const name = ctx.params.requiredString('name');
   const adsetId = ctx.params.requiredString('adset_id');
   const adset = ctx.sim.store.state.adsets[adsetId];
@@ -52,8 +69,12 @@ export function createAd(ctx: GraphContext, account: AdAccountRecord): { id: str
     throw errors.invalidParameter(`The ad set ${adsetId} does not exist in this ad account`, { data: { blame_field_specs: [['adset_id']] } });
   }
   if (adset.status === 'DELETED' || adset.status === 'ARCHIVED') throw errors.invalidParameter('Cannot add an ad to a deleted or archived ad set');
-  const status = ctx.params.enumValue('status', STATUSES) ?? 'ACTIVE';
+  const status = createStatus(ctx);
+  // The limits are checked before an inline creative is made, so a refused ad leaves nothing behind.
+  admitNewAds(ctx, adset, 1, false);
   const creativeId = resolveCreative(ctx, account.id);
+  if (ctx.validateOnly) return { success: true };
+  ctx.sim.limits.admitAdCreations(ctx.now, account.id, 1, true);
   const ad: AdRecord = {
     id: ctx.sim.store.newId(),
     account_id: account.id,
@@ -83,10 +104,9 @@ function updateAd(ctx: GraphContext, ad: AdRecord): unknown {
   }
   const status = ctx.params.enumValue('status', STATUSES);
   const creativeId = ctx.params.has('creative') ? resolveCreative(ctx, ad.account_id) : undefined;
-  if (status !== undefined) {
-    assertStatusTransition(ad.status, status);
-    ad.status = status;
-  }
+  if (status !== undefined) assertStatusTransition(ad.status, status);
+  if (ctx.validateOnly) return { success: true };
+  if (status !== undefined) ad.status = status;
   const name = ctx.params.string('name');
   if (name !== undefined) ad.name = name;
   const tracking = ctx.params.json('tracking_specs');
@@ -136,6 +156,7 @@ export function adNode(registry: NodeRegistry, edges: { insights: EdgeDef<AdReco
     defaultFields: ['id'],
     scopes: { read: ADS_READ, write: ADS_WRITE },
     update: updateAd,
+    updateValidateOnly: true,
     remove: (ctx, ad) => {
       assertStatusTransition(ad.status, 'DELETED');
       ad.status = 'DELETED';
@@ -160,6 +181,6 @@ export function adNode(registry: NodeRegistry, edges: { insights: EdgeDef<AdReco
 export function adsEdge<T>(registry: NodeRegistry, filter: (obj: T) => Parameters<typeof adsOf>[1], create?: (ctx: GraphContext, obj: T) => unknown): EdgeDef<T> {
   return {
     get: (ctx, obj) => listEdge(ctx, registry, 'ad', adsOf(ctx, filter(obj))),
-    ...(create ? { post: create } : {}),
+    ...(create ? { post: create, validateOnly: true } : {}),
   };
 }

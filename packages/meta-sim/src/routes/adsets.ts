@@ -2,16 +2,17 @@ import {
   ADS_READ, ADS_WRITE, BID_STRATEGIES, BID_STRATEGIES_WITH_AMOUNT, BILLING_EVENTS, CONVERSION_GOALS, CUSTOM_EVENT_TYPES,
   DESTINATION_TYPES, GOALS_BY_OBJECTIVE, OPTIMIZATION_GOALS,
 } from '../domain.ts';
+import { assertBidStrategy, assertBudgetMinimums, assertDsa, effectiveBidStrategy } from '../rules.ts';
 import { adsetEffectiveStatus, adsetSnapshot, isCampaignBudget, issuesInfo } from '../delivery/status.ts';
 import { errors } from '../errors.ts';
 import type { GraphContext } from '../graph/context.ts';
 import { NodeRef, type EdgeDef, type NodeDef, type NodeRegistry } from '../graph/node.ts';
-import { usdToMinor } from '../money.ts';
 import type { AdAccountRecord, AdSetRecord, CampaignRecord } from '../store/state.ts';
 import { recordSnapshot } from '../store/store.ts';
 import { DAY_MS, HOUR_MS } from '../time.ts';
 import { rereviewAds } from './ads.ts';
 import { accountTime, assertEditable, assertStatusTransition, listEdge, money, STATUSES, userCanUseAccount } from './common.ts';
+import { createStatus } from './campaigns.ts';
 import { copyAdSet } from './copies.ts';
 import { pixelsOfAccount } from './pixels.ts';
 
@@ -70,8 +71,13 @@ function readPromotedObject(ctx: GraphContext, accountId: string): Record<string
   return po;
 }
 
-/** Validations that need the finished record: goal ↔ objective, budgets, bids, promoted object. */
-function validate(ctx: GraphContext, s: AdSetRecord, campaign: CampaignRecord, account: AdAccountRecord): void {
+/**
+ * Validations that need the finished record: goal ↔ objective, budgets, bids, the EU's
+ * beneficiary and payer, promoted object. On an update (`before`) the budget, bid and EU rules run
+ * only when something they depend on changed, so an old object can still be paused or renamed.
+ */
+function validate(ctx: GraphContext, s: AdSetRecord, campaign: CampaignRecord, account: AdAccountRecord, before?: AdSetRecord): void {
+  const changed = (...keys: Array<keyof AdSetRecord>) => !before || keys.some((k) => JSON.stringify(before[k]) !== JSON.stringify(s[k]));
   const allowed = GOALS_BY_OBJECTIVE[campaign.objective as keyof typeof GOALS_BY_OBJECTIVE];
   if (allowed && !allowed.includes(s.optimization_goal)) throw errors.optimizationGoalNotAllowed(s.optimization_goal, campaign.objective);
 
@@ -80,20 +86,30 @@ function validate(ctx: GraphContext, s: AdSetRecord, campaign: CampaignRecord, a
   if (!isCampaignBudget(campaign) && !hasBudget) {
     throw errors.invalidParameter('An ad set needs daily_budget or lifetime_budget when its campaign has no budget', { data: { blame_field_specs: [['daily_budget']] } });
   }
-  const minimum = usdToMinor(1, account.currency);
-  if (s.daily_budget !== undefined && s.daily_budget < minimum) {
-    throw errors.invalidParameter(`Your budget is too low. The minimum daily budget is ${minimum} (minor units of ${account.currency})`, {
-      userTitle: 'Budget Too Low',
-      data: { blame_field_specs: [['daily_budget']] },
-    });
-  }
   if (s.lifetime_budget !== undefined && s.end_time === undefined) {
     throw errors.invalidParameter('An ad set with a lifetime budget needs end_time', { data: { blame_field_specs: [['end_time']] } });
   }
-  const strategy = s.bid_strategy ?? campaign.bid_strategy;
-  if (strategy && BID_STRATEGIES_WITH_AMOUNT.has(strategy) && s.bid_amount === undefined) {
-    throw errors.invalidParameter(`bid_amount is required with bid strategy ${strategy}`, { data: { blame_field_specs: [['bid_amount']] } });
+  const strategy = effectiveBidStrategy(s, campaign);
+  const biddingChanged = changed('bid_strategy', 'bid_amount', 'bid_constraints', 'optimization_goal');
+  if (biddingChanged) assertBidStrategy(s, strategy);
+  const capped = BID_STRATEGIES_WITH_AMOUNT.has(strategy);
+  const start = s.start_time ?? ctx.now;
+  if (!biddingChanged && !changed('daily_budget', 'lifetime_budget', 'billing_event', 'start_time', 'end_time')) {
+    // Budget minimums were met when these were last set.
+  } else if (hasBudget) {
+    assertBudgetMinimums(s, account.currency, { billingEvent: s.billing_event, bidAmount: s.bid_amount, capped, start, end: s.end_time });
+  } else {
+    // A campaign budget has to cover this ad set's minimum and, with a cap, 5× its bid [U: Meta's per-ad-set share].
+    assertBudgetMinimums(campaign, account.currency, {
+      billingEvent: s.billing_event,
+      bidAmount: s.bid_amount,
+      capped,
+      start: campaign.start_time ?? start,
+      end: campaign.stop_time,
+      prefix: ['campaign'],
+    });
   }
+  if (changed('targeting', 'dsa_beneficiary', 'dsa_payor')) assertDsa(s, account);
   if (CONVERSION_GOALS.has(s.optimization_goal)) {
     const po = s.promoted_object;
     if (!po?.pixel_id || !po.custom_event_type) {
@@ -142,7 +158,7 @@ function readCommon(ctx: GraphContext, s: AdSetRecord): void {
   if (payor !== undefined) s.dsa_payor = payor;
 }
 
-export function createAdSet(ctx: GraphContext, account: AdAccountRecord): { id: string } {
+export function createAdSet(ctx: GraphContext, account: AdAccountRecord): { id: string } | { success: true } {
   const name = ctx.params.requiredString('name');
   const campaignId = ctx.params.requiredString('campaign_id');
   const campaign = ctx.sim.store.state.campaigns[campaignId];
@@ -160,7 +176,7 @@ export function createAdSet(ctx: GraphContext, account: AdAccountRecord): { id: 
     account_id: account.id,
     campaign_id: campaign.id,
     name,
-    status: ctx.params.enumValue('status', STATUSES) ?? 'ACTIVE',
+    status: createStatus(ctx),
     billing_event: billing,
     optimization_goal: goal,
     targeting: readTargeting(ctx, true)!,
@@ -172,6 +188,7 @@ export function createAdSet(ctx: GraphContext, account: AdAccountRecord): { id: 
   };
   readCommon(ctx, s);
   validate(ctx, s, campaign, account);
+  if (ctx.validateOnly) return { success: true };
   s.id = ctx.sim.store.newId();
   recordSnapshot(s.history, adsetSnapshot(s, ctx.now));
   ctx.sim.store.state.adsets[s.id] = s;
@@ -205,10 +222,14 @@ function updateAdSet(ctx: GraphContext, s: AdSetRecord): unknown {
       if (s.budget_changes.length >= BUDGET_CHANGES_PER_HOUR) throw errors.adsetBudgetChangeLimit();
       s.budget_changes.push(ctx.now);
     }
-    validate(ctx, s, campaign, account);
+    validate(ctx, s, campaign, account, before);
   } catch (err) {
     Object.assign(s, before);
     throw err;
+  }
+  if (ctx.validateOnly) {
+    Object.assign(s, before);
+    return { success: true };
   }
   // Targeting and billing changes send the ads back to review (budget and schedule do not).
   if (JSON.stringify(before.targeting) !== JSON.stringify(s.targeting) || before.billing_event !== s.billing_event) {
@@ -281,6 +302,7 @@ export function adsetNode(registry: NodeRegistry, edges: { ads: EdgeDef<AdSetRec
     defaultFields: ['id'],
     scopes: { read: ADS_READ, write: ADS_WRITE },
     update: updateAdSet,
+    updateValidateOnly: true,
     remove: (ctx, s) => {
       assertStatusTransition(s.status, 'DELETED');
       s.status = 'DELETED';
@@ -302,6 +324,6 @@ export function adsetNode(registry: NodeRegistry, edges: { ads: EdgeDef<AdSetRec
 export function adsetsEdge<T>(registry: NodeRegistry, filter: (obj: T) => { accountId?: string; campaignId?: string }, create?: (ctx: GraphContext, obj: T) => unknown): EdgeDef<T> {
   return {
     get: (ctx, obj) => listEdge(ctx, registry, 'adset', adsetsOf(ctx, filter(obj))),
-    ...(create ? { post: create } : {}),
+    ...(create ? { post: create, validateOnly: true } : {}),
   };
 }

@@ -1,10 +1,11 @@
-import { ADS_READ, ADS_WRITE, BID_STRATEGIES, BUYING_TYPES, OBJECTIVES, SPECIAL_AD_CATEGORIES } from '../domain.ts';
+import { ADS_READ, ADS_WRITE, BID_STRATEGIES, BUYING_TYPES, CREATE_STATUSES, OBJECTIVES, SPECIAL_AD_CATEGORIES } from '../domain.ts';
 import { campaignEffectiveStatus, campaignSnapshot, isCampaignBudget, issuesInfo } from '../delivery/status.ts';
 import { errors } from '../errors.ts';
 import type { GraphContext } from '../graph/context.ts';
 import type { EdgeDef, NodeDef, NodeRegistry } from '../graph/node.ts';
 import type { AdAccountRecord, CampaignRecord } from '../store/state.ts';
 import { recordSnapshot } from '../store/store.ts';
+import { assertBudgetMinimums } from '../rules.ts';
 import { accountTime, assertEditable, assertStatusTransition, listEdge, money, STATUSES, userCanUseAccount } from './common.ts';
 import { copyCampaign } from './copies.ts';
 
@@ -71,18 +72,30 @@ function readCommon(ctx: GraphContext, c: CampaignRecord): void {
   readBudgets(ctx, c);
 }
 
-export function createCampaign(ctx: GraphContext, account: AdAccountRecord): { id: string } {
+/** The status of a new object: ACTIVE or PAUSED only (DELETED and ARCHIVED are for updates). */
+export function createStatus(ctx: GraphContext): 'ACTIVE' | 'PAUSED' {
+  const status = ctx.params.enumValue('status', STATUSES) ?? 'ACTIVE';
+  if (!(CREATE_STATUSES as readonly string[]).includes(status)) throw errors.statusOnCreate(status);
+  return status as 'ACTIVE' | 'PAUSED';
+}
+
+/** A campaign budget meets the impressions minimum (its ad sets' own events are checked with them). */
+function assertCampaignBudget(c: CampaignRecord, account: AdAccountRecord, now: number): void {
+  assertBudgetMinimums(c, account.currency, { capped: false, start: c.start_time ?? now, end: c.stop_time });
+}
+
+export function createCampaign(ctx: GraphContext, account: AdAccountRecord): { id: string } | { success: true } {
   const name = ctx.params.requiredString('name');
   const objective = ctx.params.string('objective');
   if (objective === undefined) throw errors.requiredParameter('objective');
   if (!(OBJECTIVES as readonly string[]).includes(objective)) throw errors.invalidEnum('objective', OBJECTIVES);
   const special = readSpecialCategories(ctx, true)!;
   const c: CampaignRecord = {
-    id: ctx.sim.store.newId(),
+    id: '',
     account_id: account.id,
     name,
     objective,
-    status: ctx.params.enumValue('status', STATUSES) ?? 'ACTIVE',
+    status: createStatus(ctx),
     special_ad_categories: special,
     buying_type: ctx.params.enumValue('buying_type', BUYING_TYPES) ?? 'AUCTION',
     created_at: ctx.now,
@@ -90,6 +103,11 @@ export function createCampaign(ctx: GraphContext, account: AdAccountRecord): { i
     history: [],
   };
   readCommon(ctx, c);
+  // Since v24 a campaign without a campaign budget must say whether its ad sets share budget.
+  if (!isCampaignBudget(c) && c.is_adset_budget_sharing_enabled === undefined) throw errors.budgetSharingRequired();
+  if (isCampaignBudget(c)) assertCampaignBudget(c, account, ctx.now);
+  if (ctx.validateOnly) return { success: true };
+  c.id = ctx.sim.store.newId();
   recordSnapshot(c.history, campaignSnapshot(c, ctx.now));
   ctx.sim.store.state.campaigns[c.id] = c;
   ctx.sim.store.changed();
@@ -118,9 +136,15 @@ function updateCampaign(ctx: GraphContext, c: CampaignRecord): unknown {
     if (isCampaignBudget(before) && !isCampaignBudget(c)) {
       throw errors.invalidParameter('A campaign budget cannot be removed; set a new budget instead');
     }
+    const budgetChanged = c.daily_budget !== before.daily_budget || c.lifetime_budget !== before.lifetime_budget || c.stop_time !== before.stop_time;
+    if (isCampaignBudget(c) && budgetChanged) assertCampaignBudget(c, ctx.sim.store.account(c.account_id)!, ctx.now);
   } catch (err) {
     Object.assign(c, before);
     throw err;
+  }
+  if (ctx.validateOnly) {
+    Object.assign(c, before);
+    return { success: true };
   }
   c.updated_at = ctx.now;
   recordSnapshot(c.history, campaignSnapshot(c, ctx.now));
@@ -171,6 +195,7 @@ export function campaignNode(registry: NodeRegistry, edges: { adsets: EdgeDef<Ca
     defaultFields: ['id'],
     scopes: { read: ADS_READ, write: ADS_WRITE },
     update: updateCampaign,
+    updateValidateOnly: true,
     remove: (ctx, c) => {
       setCampaignStatus(c, 'DELETED');
       c.updated_at = ctx.now;
@@ -192,5 +217,6 @@ export function accountCampaignsEdge(registry: NodeRegistry): EdgeDef<AdAccountR
   return {
     get: (ctx, a) => listEdge(ctx, registry, 'campaign', campaignsOf(ctx, a.id)),
     post: (ctx, a) => createCampaign(ctx, a),
+    validateOnly: true,
   };
 }

@@ -2,7 +2,7 @@ import { errors } from '../errors.ts';
 import type { GraphContext } from '../graph/context.ts';
 import type { NodeRegistry } from '../graph/node.ts';
 import { paginate } from '../graph/paging.ts';
-import type { AdAccountRecord, ConfiguredStatus } from '../store/state.ts';
+import type { AdAccountRecord, ConfiguredStatus, PageRecord } from '../store/state.ts';
 import type { NodeKind } from '../store/store.ts';
 import { formatGraphTime } from '../time.ts';
 
@@ -13,6 +13,12 @@ export const STATUSES: readonly ConfiguredStatus[] = ['ACTIVE', 'PAUSED', 'DELET
 
 export function userCanUseAccount(ctx: GraphContext, account: AdAccountRecord | undefined): account is AdAccountRecord {
   return !!account && ctx.token.type !== 'PAGE' && account.user_ids.includes(ctx.token.user_id);
+}
+
+/** A page token sees its page; a user token the pages the user has a role on. */
+export function pageVisible(ctx: GraphContext, page: PageRecord): boolean {
+  if (ctx.token.type === 'PAGE') return ctx.token.page_id === page.id;
+  return page.user_ids.includes(ctx.token.user_id);
 }
 
 /** Times of objects under an ad account print in the account's zone. */

@@ -5,6 +5,7 @@ import type { GraphContext } from '../graph/context.ts';
 import type { AdRecord, AdSetRecord, CampaignRecord, ConfiguredStatus } from '../store/state.ts';
 import { recordSnapshot } from '../store/store.ts';
 import { parseGraphTime } from '../time.ts';
+import { admitNewAds } from './ads.ts';
 import { createCreativeFromSpec } from './creatives.ts';
 
 // Copies (reference §3): `POST /<id>/copies` on campaigns, ad sets and ads. Each edge takes
@@ -133,6 +134,8 @@ function copiedCreative(ctx: GraphContext, ad: AdRecord): string {
 }
 
 function cloneAd(ctx: GraphContext, ad: AdRecord, adset: AdSetRecord, o: CopyOptions, topLevel: boolean, out: CopiedId[], creativeId = ad.creative_id): AdRecord {
+  // A copied ad is a new ad: the ad set's limit and the account's ad-creation throttle apply.
+  admitNewAds(ctx, adset, 1, true);
   const copy: AdRecord = {
     ...structuredClone(ad),
     id: ctx.sim.store.newId(),

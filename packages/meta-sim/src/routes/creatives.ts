@@ -110,18 +110,23 @@ function buildCreative(ctx: GraphContext, accountId: string, input: Spec): Creat
     const post = ctx.sim.store.state.posts[postId];
     if (!post) throw errors.invalidParameter(`The post ${postId} does not exist`, { data: { blame_field_specs: [['object_story_id']] } });
     usablePage(ctx, post.page_id, ['object_story_id']);
+    // A page video post can run once its video is processed, like a video creative.
+    const video = post.video_id ? ctx.sim.store.state.videos[post.video_id] : undefined;
+    if (video && videoState(video, ctx.now).status !== 'ready') throw errors.videoNotReady(video.id);
     creative.object_story_id = postId;
     creative.effective_object_story_id = postId;
-    creative.object_type = post.video_id ? 'VIDEO' : 'SHARE';
+    creative.object_type = post.video_id ? 'VIDEO' : post.photo_id ? 'PHOTO' : post.link ? 'SHARE' : 'STATUS';
   } else {
     const spec = asSpec(input.object_story_spec);
     if (!spec) throw errors.requiredParameter('object_story_spec');
     const { post, objectType } = storyFromSpec(ctx, accountId, spec);
-    ctx.sim.store.state.posts[post.id] = post;
+    if (!ctx.validateOnly) ctx.sim.store.state.posts[post.id] = post;
     creative.object_story_spec = spec;
     creative.effective_object_story_id = post.id;
     creative.object_type = objectType;
   }
+  // validate_only: every check above ran; nothing is stored.
+  if (ctx.validateOnly) return creative;
   creative.id = ctx.sim.store.newId();
   ctx.sim.store.state.creatives[creative.id] = creative;
   ctx.sim.store.changed();
@@ -129,7 +134,7 @@ function buildCreative(ctx: GraphContext, accountId: string, input: Spec): Creat
 }
 
 /** Parameters arrive as JSON text in form fields; normalise them into a spec object. */
-export function createCreative(ctx: GraphContext, account: AdAccountRecord): { id: string } {
+export function createCreative(ctx: GraphContext, account: AdAccountRecord): { id: string } | { success: true } {
   const p = ctx.params;
   const input: Spec = {
     name: p.string('name'),
@@ -139,7 +144,8 @@ export function createCreative(ctx: GraphContext, account: AdAccountRecord): { i
     degrees_of_freedom_spec: p.object('degrees_of_freedom_spec'),
     asset_feed_spec: p.object('asset_feed_spec'),
   };
-  return { id: buildCreative(ctx, account.id, input).id };
+  const creative = buildCreative(ctx, account.id, input);
+  return ctx.validateOnly ? { success: true } : { id: creative.id };
 }
 
 export function createCreativeFromSpec(ctx: GraphContext, accountId: string, spec: Spec): CreativeRecord {
@@ -222,5 +228,6 @@ export function accountCreativesEdge(registry: NodeRegistry): EdgeDef<AdAccountR
   return {
     get: (ctx, a) => listEdge(ctx, registry, 'creative', Object.values(ctx.sim.store.state.creatives).filter((c) => c.account_id === a.id && c.status !== 'DELETED')),
     post: (ctx, a) => createCreative(ctx, a),
+    validateOnly: true,
   };
 }

@@ -1,23 +1,40 @@
+import { adEffectiveStatus } from '../delivery/status.ts';
 import { errors } from '../errors.ts';
 import type { GraphContext } from '../graph/context.ts';
 import type { NodeDef, NodeRegistry } from '../graph/node.ts';
-import type { PageRecord, PostRecord } from '../store/state.ts';
+import type { PageRecord, PostRecord, VideoRecord } from '../store/state.ts';
 import { formatGraphTime } from '../time.ts';
+import { pageVisible } from './common.ts';
 import { renderList } from './users.ts';
+import { BYTES_PER_SECOND, markUploaded } from './videos.ts';
 
-// Pages and page posts (reference §8). `/me/accounts` hands out page tokens; posting to a
-// page's feed needs one.
+// Pages and page posts (reference §8). `/me/accounts` hands out page tokens; publishing as a page
+// (`/feed`, `/photos`, `/videos`, published or not) needs that page's token with
+// pages_manage_posts and pages_read_engagement. Any page post can be an ad's creative
+// (`object_story_id`); unpublished ones are "dark" posts that only ads show.
 
 const PAGE_READ = ['pages_show_list', 'pages_read_engagement', 'pages_manage_ads', 'business_management'];
 const TASKS = ['ADVERTISE', 'ANALYZE', 'CREATE_CONTENT', 'MESSAGING', 'MODERATE', 'MANAGE'];
+const POST_LIST_DEFAULTS = ['created_time', 'message', 'id'];
 
-function pageVisible(ctx: GraphContext, page: PageRecord): boolean {
-  if (ctx.token.type === 'PAGE') return ctx.token.page_id === page.id;
-  return page.user_ids.includes(ctx.token.user_id);
+/** The page's own posts as readers see them: published ones. */
+function publishedPosts(ctx: GraphContext, page: PageRecord): PostRecord[] {
+  return Object.values(ctx.sim.store.state.posts).filter((p) => p.page_id === page.id && p.is_published);
 }
 
-function postsOf(ctx: GraphContext, page: PageRecord, adPosts: boolean): PostRecord[] {
-  return Object.values(ctx.sim.store.state.posts).filter((p) => p.page_id === page.id && (adPosts ? p.is_ad_post : p.is_published));
+/**
+ * Posts made for ads: inline-created ones (an `object_story_spec` creative makes one) and the
+ * page's unpublished posts; `include_inline_create=false` leaves the inline ones out.
+ */
+function adsPosts(ctx: GraphContext, page: PageRecord): PostRecord[] {
+  const inline = ctx.params.bool('include_inline_create') ?? true;
+  return Object.values(ctx.sim.store.state.posts).filter((p) => p.page_id === page.id && ((inline && p.is_ad_post) || (p.by_page && !p.is_published)));
+}
+
+/** Every post of the page that an ad may use, published or not (`is_published` filters). */
+function promotablePosts(ctx: GraphContext, page: PageRecord): PostRecord[] {
+  const published = ctx.params.bool('is_published');
+  return Object.values(ctx.sim.store.state.posts).filter((p) => p.page_id === page.id && (published === undefined || p.is_published === published));
 }
 
 /** Posts are ordered newest first by their numeric part (`<page>_<n>`). */
@@ -25,34 +42,111 @@ function byNewest(posts: PostRecord[]): PostRecord[] {
   return posts.sort((a, b) => Number(b.id.split('_')[1]) - Number(a.id.split('_')[1]));
 }
 
-function createPost(ctx: GraphContext, page: PageRecord): { id: string } {
-  // Publishing as a page needs that page's token (reference §8).
-  if (ctx.token.type !== 'PAGE') {
-    throw errors.missingPermission('pages_manage_posts and a page access token', 200);
+/** Publishing as a page: that page's token, with pages_manage_posts and pages_read_engagement. */
+function assertCanPost(ctx: GraphContext, page: PageRecord): void {
+  const t = ctx.token;
+  if (t.type !== 'PAGE' || t.page_id !== page.id || !t.scopes.includes('pages_manage_posts') || !t.scopes.includes('pages_read_engagement')) {
+    throw errors.pagePostPermission();
   }
-  ctx.sim.tokens.requireScope(ctx.token, ['pages_manage_posts']);
-  const message = ctx.params.string('message');
-  const link = ctx.params.string('link');
-  if (message === undefined && link === undefined) throw errors.requiredParameter('message');
+}
+
+/** A new page post (not yet stored): published unless `published=false`. */
+function newPost(ctx: GraphContext, page: PageRecord): PostRecord {
   const post: PostRecord = {
     id: `${page.id}_${ctx.sim.store.newId()}`,
     page_id: page.id,
-    message,
-    link,
     is_published: ctx.params.bool('published') ?? true,
     is_ad_post: false,
+    by_page: true,
     created_at: ctx.now,
     updated_at: ctx.now,
   };
   const cta = ctx.params.object('call_to_action');
   if (cta !== undefined) post.call_to_action = cta;
+  return post;
+}
+
+function save(ctx: GraphContext, post: PostRecord): void {
   ctx.sim.store.state.posts[post.id] = post;
   ctx.sim.store.changed();
+}
+
+/** `POST /<page>/feed`: a text or link post. */
+function createFeedPost(ctx: GraphContext, page: PageRecord): { id: string } {
+  assertCanPost(ctx, page);
+  const message = ctx.params.string('message');
+  const link = ctx.params.string('link');
+  if (message === undefined && link === undefined) throw errors.requiredParameter('message');
+  const post = newPost(ctx, page);
+  Object.assign(post, { message, link, name: ctx.params.string('name'), description: ctx.params.string('description') });
+  save(ctx, post);
   return { id: post.id };
 }
 
+/** `POST /<page>/photos`: an image by `url` or as a file part → `{id: <photo>, post_id}`. */
+function createPhotoPost(ctx: GraphContext, page: PageRecord): { id: string; post_id: string } {
+  assertCanPost(ctx, page);
+  const url = ctx.params.string('url');
+  const file = ctx.files.find((f) => f.field === 'source') ?? ctx.files[0];
+  if (!url && !file) throw errors.missingImageFile();
+  const post = newPost(ctx, page);
+  const photoId = ctx.sim.store.newId();
+  // A `url` is never fetched: the simulator contacts nothing and serves a placeholder.
+  Object.assign(post, {
+    photo_id: photoId,
+    photo_url: url ?? `${ctx.sim.baseUrl()}/__sim/media/photo-${photoId}.png`,
+    message: ctx.params.string('message') ?? ctx.params.string('caption'),
+  });
+  save(ctx, post);
+  return { id: photoId, post_id: post.id };
+}
+
+/** `POST /<page>/videos`: a `source` file or `file_url`; processed like an ad video → `{id: <video>}`. */
+function createVideoPost(ctx: GraphContext, page: PageRecord): { id: string } {
+  assertCanPost(ctx, page);
+  const file = ctx.files.find((f) => f.field === 'source');
+  const fileUrl = ctx.params.string('file_url');
+  if (!file && !fileUrl) throw errors.requiredParameter('source');
+  const post = newPost(ctx, page);
+  const video: VideoRecord = {
+    id: ctx.sim.store.newId(),
+    account_id: '',
+    page_id: page.id,
+    post_id: post.id,
+    title: ctx.params.string('title'),
+    description: ctx.params.string('description'),
+    // A `file_url` is never fetched: it counts as a 30 s video.
+    file_size: file?.size ?? 30 * BYTES_PER_SECOND,
+    failed: false,
+    created_at: ctx.now,
+    updated_at: ctx.now,
+  };
+  markUploaded(ctx, video);
+  Object.assign(post, { video_id: video.id, message: video.description, name: video.title });
+  const ctaLink = (post.call_to_action?.value as { link?: unknown } | undefined)?.link;
+  if (ctaLink !== undefined) post.link = String(ctaLink);
+  ctx.sim.store.state.videos[video.id] = video;
+  save(ctx, post);
+  return { id: video.id };
+}
+
+/**
+ * Whether the post is being promoted: `active` while an ad using it delivers, `inactive` when
+ * its ads are off or it has none [U: Meta's full value list is longer].
+ */
+function promotionStatus(ctx: GraphContext, post: PostRecord): string {
+  const state = ctx.sim.store.state;
+  const creatives = new Set(Object.values(state.creatives).filter((c) => c.effective_object_story_id === post.id).map((c) => c.id));
+  if (creatives.size === 0) return 'inactive';
+  const live = Object.values(state.ads).some((ad) => creatives.has(ad.creative_id) && adEffectiveStatus(ctx.sim.store, ad, ctx.now) === 'ACTIVE');
+  return live ? 'active' : 'inactive';
+}
+
 export function pageNode(registry: NodeRegistry): NodeDef<PageRecord> {
-  const list = (ctx: GraphContext, posts: PostRecord[]) => renderList(ctx, registry, 'post', byNewest(posts), ['created_time', 'message', 'id']);
+  const list = (ctx: GraphContext, posts: PostRecord[]) => renderList(ctx, registry, 'post', byNewest(posts), POST_LIST_DEFAULTS);
+  const read = { read: ['pages_read_engagement'] };
+  // Publishing checks the page token itself (Meta's own message), not the generic scope error.
+  const publish = { read: ['pages_read_engagement'], write: [] };
   return {
     kind: 'page',
     typeName: 'Page',
@@ -72,17 +166,26 @@ export function pageNode(registry: NodeRegistry): NodeDef<PageRecord> {
     defaultFields: ['name', 'id'],
     scopes: { read: PAGE_READ, write: ['pages_manage_posts'] },
     edges: {
-      posts: { scopes: { read: ['pages_read_engagement'] }, get: (ctx, p) => list(ctx, postsOf(ctx, p, false)) },
-      published_posts: { scopes: { read: ['pages_read_engagement'] }, get: (ctx, p) => list(ctx, postsOf(ctx, p, false)) },
-      feed: { scopes: { read: ['pages_read_engagement'], write: ['pages_manage_posts'] }, get: (ctx, p) => list(ctx, postsOf(ctx, p, false)), post: createPost },
-      ads_posts: { scopes: { read: ['pages_read_engagement', 'pages_manage_ads'] }, get: (ctx, p) => list(ctx, postsOf(ctx, p, true)) },
+      posts: { scopes: read, get: (ctx, p) => list(ctx, publishedPosts(ctx, p)) },
+      published_posts: { scopes: read, get: (ctx, p) => list(ctx, publishedPosts(ctx, p)) },
+      feed: { scopes: publish, get: (ctx, p) => list(ctx, publishedPosts(ctx, p)), post: createFeedPost },
+      photos: { scopes: publish, get: (ctx, p) => list(ctx, publishedPosts(ctx, p).filter((x) => x.photo_id)), post: createPhotoPost },
+      videos: {
+        scopes: publish,
+        get: (ctx, p) => renderList(ctx, registry, 'video', Object.values(ctx.sim.store.state.videos).filter((v) => v.page_id === p.id), ['id', 'title', 'description']),
+        post: createVideoPost,
+      },
+      ads_posts: { scopes: { read: ['pages_read_engagement', 'pages_manage_ads'] }, get: (ctx, p) => list(ctx, adsPosts(ctx, p)) },
+      // Removed from current SDKs but still how tools list dark posts [U]; served for them.
+      promotable_posts: { scopes: { read: ['pages_read_engagement', 'pages_manage_ads'] }, get: (ctx, p) => list(ctx, promotablePosts(ctx, p)) },
     },
   };
 }
 
 export function postNode(): NodeDef<PostRecord> {
   const picture = (ctx: GraphContext, p: PostRecord) =>
-    p.image_hash || p.video_id ? `${ctx.sim.baseUrl()}/__sim/media/post-${p.id}.png` : undefined;
+    p.photo_url ?? (p.image_hash || p.video_id ? `${ctx.sim.baseUrl()}/__sim/media/post-${p.id}.png` : undefined);
+  const mediaType = (p: PostRecord) => (p.video_id ? 'video' : p.photo_id ? 'photo' : p.link ? 'link' : undefined);
   return {
     kind: 'post',
     typeName: 'Post',
@@ -99,19 +202,24 @@ export function postNode(): NodeDef<PostRecord> {
       full_picture: (p, ctx) => picture(ctx, p),
       picture: (p, ctx) => picture(ctx, p),
       permalink_url: (p) => `https://www.facebook.com/${p.id.replace('_', '/posts/')}`,
-      status_type: (p) => (p.video_id ? 'added_video' : p.link ? 'shared_story' : 'mobile_status_update'),
+      status_type: (p) => (p.video_id ? 'added_video' : p.photo_id ? 'added_photos' : p.link ? 'shared_story' : 'mobile_status_update'),
       is_published: (p) => p.is_published,
       is_hidden: () => false,
+      is_inline_created: (p) => p.is_ad_post,
       is_eligible_for_promotion: () => true,
       promotable_id: (p) => p.id,
-      attachments: (p) =>
-        p.link || p.video_id
-          ? { data: [{ media_type: p.video_id ? 'video' : 'link', target: { id: p.video_id, url: p.link }, url: p.link }] }
-          : undefined,
+      promotion_status: (p, ctx) => promotionStatus(ctx, p),
+      timeline_visibility: (p) => (p.is_published ? 'normal' : 'hidden'),
+      attachments: (p) => {
+        const type = mediaType(p);
+        if (!type) return undefined;
+        const target = p.video_id ? { id: p.video_id, url: p.link } : p.photo_id ? { id: p.photo_id, url: p.photo_url } : { url: p.link };
+        return { data: [{ media_type: type, target, url: p.link ?? p.photo_url }] };
+      },
       from: (p, ctx) => ({ id: p.page_id, name: ctx.sim.store.state.pages[p.page_id]?.name }),
       call_to_action: (p) => p.call_to_action,
     },
-    defaultFields: ['created_time', 'message', 'id'],
+    defaultFields: POST_LIST_DEFAULTS,
     scopes: { read: ['pages_read_engagement', 'pages_manage_ads', 'ads_management'], write: ['pages_manage_posts'] },
     edges: {},
   };

@@ -1,4 +1,4 @@
-import { errors } from '../errors.ts';
+import { errors, newTraceId } from '../errors.ts';
 import type { GraphContext } from '../graph/context.ts';
 import type { NodeRegistry } from '../graph/node.ts';
 import type { GraphRequest, GraphResponse } from '../graph/pipeline.ts';
@@ -81,56 +81,117 @@ function parseItems(ctx: GraphContext): BatchItem[] {
   });
 }
 
+/** The campaign an ad-set write in a batch belongs to (creating, editing, deleting or copying an ad set). */
+function adsetCampaignOf(ctx: GraphContext, method: string, path: string, params: Record<string, unknown>): string | undefined {
+  if (method === 'GET') return undefined;
+  const segments = path.replace(/^\/?v\d+\.\d+/, '').split('/').filter(Boolean);
+  const state = ctx.sim.store.state;
+  if (segments.length === 2 && segments[0]!.startsWith('act_') && segments[1] === 'adsets' && method === 'POST') {
+    return params.campaign_id === undefined ? undefined : String(params.campaign_id);
+  }
+  const adset = segments[0] ? state.adsets[segments[0]] : undefined;
+  if (!adset) return undefined;
+  if (segments.length === 1) return adset.campaign_id;
+  if (segments[1] === 'copies' && method === 'POST') return params.campaign_id === undefined ? adset.campaign_id : String(params.campaign_id);
+  return undefined;
+}
+
+/** Percent-decoded text (a form-encoded body may carry `%7Bresult%3D…`); as is when not decodable. */
+function decoded(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return text;
+  }
+}
+
+/** The `{result=name:…}` references of an item, encoded or not. */
+function referencesOf(item: BatchItem): string[] {
+  const text = `${item.relative_url ?? ''} ${item.body ?? ''}`;
+  return [...`${text} ${decoded(text)}`.matchAll(/\{result=([^:}]+):/g)].map((m) => m[1]!);
+}
+
+/** Names an item waits for: its `depends_on` and every `{result=name:…}` it reads. */
+function dependenciesOf(item: BatchItem): string[] {
+  return [...new Set([...(item.depends_on ? [item.depends_on] : []), ...referencesOf(item)])];
+}
+
+/** Form parameters with the references in their (decoded) values replaced. */
+function substituteParams(text: string, results: Map<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries([...new URLSearchParams(text)].map(([k, v]) => [k, substitute(v, results)]));
+}
+
 /**
- * `POST /` with `batch`: items run in order through the same pipeline as any call (so they are
- * authenticated, metered and faulted individually). An item hit by an injected timeout or
- * dropped connection, or whose dependency failed, answers `null`, as on the Graph API.
+ * `POST /` with `batch`: every item goes through the same pipeline as any call (so it is
+ * authenticated, metered and faulted individually). As on the Graph API, items that do not depend
+ * on each other may run concurrently: they run in waves, each wave the items whose dependencies
+ * (`depends_on`, `{result=name:$.path}`) have finished, started together in request order — so an
+ * item slowed by latency finishes after independent items listed later. An item hit by an injected
+ * timeout or drop, or whose dependency failed or never ran, answers `null`. A batch may not include
+ * several ad sets of one campaign (Graph batch-requests limitations): the first ad-set request for
+ * a campaign runs, the others are refused.
  */
 export function batch(run: (request: GraphRequest, isBatchItem: true) => Promise<GraphResponse | null>) {
   return async (ctx: GraphContext, outer: GraphRequest): Promise<unknown> => {
     if (!ctx.params.has('batch')) throw errors.unknownPath('/');
     const items = parseItems(ctx);
     const includeHeaders = ctx.params.bool('include_headers') ?? true;
-    const referenced = new Set(items.flatMap((i) => [...`${i.relative_url ?? ''} ${i.body ?? ''}`.matchAll(/\{result=([^:}]+):/g)].map((m) => m[1]!)));
+    const names = new Set(items.map((i) => i.name).filter((n): n is string => n !== undefined));
+    const referenced = new Set(items.flatMap(referencesOf));
     const named = new Map<string, unknown>();
     const failed = new Set<string>();
-    const results: BatchResult[] = [];
+    const finished = new Set<string>();
+    const adsetCampaigns = new Set<string>();
+    const results: BatchResult[] = new Array(items.length).fill(null);
+    const pending = new Set(items.map((_, i) => i));
 
-    for (const item of items) {
-      if (item.depends_on && failed.has(item.depends_on)) {
-        if (item.name) failed.add(item.name);
-        results.push(null);
-        continue;
-      }
-      const relative = substitute(item.relative_url ?? '', named).replace(/^\/+/, '');
-      const [pathPart, query = ''] = relative.split(/\?(.*)/s) as [string, string?];
-      const params: Record<string, unknown> = Object.fromEntries(new URLSearchParams(query));
-      if (item.body) Object.assign(params, Object.fromEntries(new URLSearchParams(substitute(item.body, named))));
+    const settle = (index: number, ok: boolean, body?: unknown) => {
+      const name = items[index]!.name;
+      pending.delete(index);
+      if (!name) return;
+      finished.add(name);
+      if (ok) named.set(name, body);
+      else failed.add(name);
+    };
+
+    const runItem = async (index: number): Promise<void> => {
+      const item = items[index]!;
+      if (dependenciesOf(item).some((d) => failed.has(d))) return settle(index, false);
+      const [rawPath, query = ''] = (item.relative_url ?? '').replace(/^\/+/, '').split(/\?(.*)/s) as [string, string?];
+      const pathPart = substitute(decoded(rawPath), named);
+      const params = substituteParams(query, named);
+      if (item.body) Object.assign(params, substituteParams(item.body, named));
       const path = /^v\d+\.\d+(\/|$)/.test(pathPart) ? `/${pathPart}` : `/${ctx.version}/${pathPart}`;
+      const method = (item.method ?? 'GET').toUpperCase();
       const attached = (item.attached_files ?? '').split(',').map((s) => s.trim()).filter(Boolean);
       const files = ctx.files.filter((f) => attached.includes(f.field));
 
-      const res = await run(
-        { method: (item.method ?? 'GET').toUpperCase(), path, params, files, fallbackToken: ctx.accessToken, authorization: outer.authorization },
-        true,
-      );
-      if (!res) {
-        if (item.name) failed.add(item.name);
-        results.push(null);
-        continue;
+      const campaignId = adsetCampaignOf(ctx, method, pathPart, params);
+      let res: GraphResponse | null;
+      if (campaignId !== undefined && adsetCampaigns.has(campaignId)) {
+        res = { status: 400, headers: {}, body: errors.batchSameCampaign(campaignId).toBody(newTraceId()) };
+      } else {
+        if (campaignId !== undefined) adsetCampaigns.add(campaignId);
+        res = await run({ method, path, params, files, fallbackToken: ctx.accessToken, authorization: outer.authorization }, true);
       }
+      if (!res) return settle(index, false);
       const ok = res.status < 400;
-      if (item.name) {
-        if (ok) named.set(item.name, res.body);
-        else failed.add(item.name);
-      }
+      settle(index, ok, res.body);
       const omit = item.omit_response_on_success ?? (item.name !== undefined && referenced.has(item.name));
-      if (ok && omit) {
-        results.push(null);
-        continue;
-      }
+      if (ok && omit) return;
       const headers = Object.entries({ 'content-type': 'text/javascript; charset=UTF-8', ...res.headers }).map(([name, value]) => ({ name, value }));
-      results.push({ code: res.status, ...(includeHeaders ? { headers } : {}), body: JSON.stringify(res.body) });
+      results[index] = { code: res.status, ...(includeHeaders ? { headers } : {}), body: JSON.stringify(res.body) };
+    };
+
+    while (pending.size > 0) {
+      // Ready: every dependency that is in the batch has finished (a name not in the batch is no dependency).
+      const ready = [...pending].filter((i) => dependenciesOf(items[i]!).every((d) => !names.has(d) || finished.has(d)));
+      if (ready.length === 0) {
+        // A cycle of dependencies: none of them can run.
+        for (const i of pending) settle(i, false);
+        break;
+      }
+      await Promise.all(ready.map(runItem));
     }
     return results;
   };

@@ -3,7 +3,7 @@ import { errors } from '../errors.ts';
 import type { GraphContext } from '../graph/context.ts';
 import type { EdgeDef, NodeDef, NodeRegistry } from '../graph/node.ts';
 import type { AdAccountRecord, VideoRecord } from '../store/state.ts';
-import { accountTime, listEdge, userCanUseAccount } from './common.ts';
+import { accountTime, listEdge, pageVisible, userCanUseAccount } from './common.ts';
 
 // Ad videos (reference §7): simple upload (`source` file or `file_url`) and the chunked
 // phases start → transfer* → finish (or cancel). Processing then takes sim time in proportion
@@ -12,7 +12,7 @@ import { accountTime, listEdge, userCanUseAccount } from './common.ts';
 export type VideoStatus = 'uploading' | 'processing' | 'ready' | 'error';
 
 /** Assumed bitrate to derive a plausible duration from the file size (~2 Mbit/s). */
-const BYTES_PER_SECOND = 250_000;
+export const BYTES_PER_SECOND = 250_000;
 
 /** A video's duration in seconds (the `length` field; the delivery model's watch times use it too). */
 export function videoLengthSeconds(v: VideoRecord): number {
@@ -34,7 +34,7 @@ export function processingMs(fileSize: number, settings: { video_processing_seco
   return Math.round(seconds * 1000);
 }
 
-function markUploaded(ctx: GraphContext, v: VideoRecord): void {
+export function markUploaded(ctx: GraphContext, v: VideoRecord): void {
   v.uploaded_at = ctx.now;
   v.ready_at = ctx.now + processingMs(v.file_size, ctx.sim.store.state.settings);
   v.updated_at = ctx.now;
@@ -129,8 +129,14 @@ export function videoNode(): NodeDef<VideoRecord> {
     kind: 'video',
     typeName: 'AdVideo',
     load: (ctx, id) => ctx.sim.store.state.videos[id],
-    visible: (ctx, v) => userCanUseAccount(ctx, ctx.sim.store.account(v.account_id)),
-    accountId: (v) => v.account_id,
+    visible: (ctx, v) => {
+      if (v.page_id) {
+        const page = ctx.sim.store.state.pages[v.page_id];
+        return !!page && pageVisible(ctx, page);
+      }
+      return userCanUseAccount(ctx, ctx.sim.store.account(v.account_id));
+    },
+    accountId: (v) => v.account_id || undefined,
     fields: {
       id: (v) => v.id,
       title: (v) => v.title,
@@ -142,7 +148,10 @@ export function videoNode(): NodeDef<VideoRecord> {
           ? `${ctx.sim.baseUrl()}/__sim/media/vthumb-${v.id}-0.png`
           : `${ctx.sim.baseUrl()}/__sim/media/placeholder.png?stp=dst-jpg_p228x119`,
       source: (v, ctx) => (videoState(v, ctx.now).status === 'ready' ? `${ctx.sim.baseUrl()}/__sim/media/video-${v.id}.mp4` : undefined),
-      permalink_url: (v) => `/${v.account_id}/videos/${v.id}/`,
+      permalink_url: (v) => `/${v.page_id ?? v.account_id}/videos/${v.id}/`,
+      // A page video's post (its object_story_id) and whether it is published.
+      post_id: (v) => v.post_id,
+      published: (v, ctx) => (v.post_id ? ctx.sim.store.state.posts[v.post_id]?.is_published : undefined),
       created_time: (v, ctx) => accountTime(ctx, v.account_id, v.created_at),
       updated_time: (v, ctx) => accountTime(ctx, v.account_id, v.updated_at),
       format: (v, ctx) => (videoState(v, ctx.now).status === 'ready' ? [{ filter: 'native', width: 720, height: 1280 }] : []),

@@ -74,6 +74,9 @@ export interface AdAccountRecord {
   spend_cap: number;
   spend_cap_action?: string;
   spend_cap_changes: number[];
+  /** The EU's beneficiary and payer used for ad sets that name none (the ad account's defaults). */
+  default_dsa_beneficiary?: string;
+  default_dsa_payor?: string;
   created_at: number;
   history: DeliverySnapshot[];
 }
@@ -99,9 +102,14 @@ export interface PostRecord {
   image_hash?: string;
   video_id?: string;
   call_to_action?: Record<string, unknown>;
+  /** A page photo (`POST /<page>/photos`): its id and where the image came from. */
+  photo_id?: string;
+  photo_url?: string;
   is_published: boolean;
   /** Created for an ad (a "dark" post from object_story_spec). */
   is_ad_post: boolean;
+  /** Made by the page itself (`/feed`, `/photos`, `/videos`), published or not, rather than inline for an ad. */
+  by_page?: boolean;
   created_at: number;
   updated_at: number;
 }
@@ -203,7 +211,11 @@ export interface ImageRecord {
 
 export interface VideoRecord {
   id: string;
+  /** The ad account it was uploaded to; '' for a page video. */
   account_id: string;
+  /** A page video (`POST /<page>/videos`) and its post. */
+  page_id?: string;
+  post_id?: string;
   title?: string;
   description?: string;
   name?: string;
@@ -337,6 +349,11 @@ export interface RateLimitSettings {
   ads_management_per_active_ad: number;
   ads_insights_per_hour: number;
   ads_insights_per_active_ad: number;
+  /**
+   * Ads created per ad account per rolling hour (Meta ties this to the account's daily spend
+   * limit without publishing the formula [U]; code 613 / 1487225 beyond).
+   */
+  ad_creations_per_hour: number;
   /** Overrides for single ad accounts (numeric id → partial settings). */
   accounts: Record<string, Partial<Omit<RateLimitSettings, 'accounts' | 'tier' | 'app_calls_per_hour'>>>;
 }

@@ -102,6 +102,8 @@ export async function createTree(
     status,
     special_ad_categories: [],
     daily_budget: opts.campaignBudget,
+    // Required since v24 when the campaign has no budget of its own.
+    is_adset_budget_sharing_enabled: opts.campaignBudget ? undefined : false,
   });
   if (campaign.status !== 200) throw new Error(JSON.stringify(campaign.body));
   const adset = await t.graph('POST', `/${account}/adsets`, {

@@ -1,10 +1,11 @@
-import { both, joinBoth } from '@ads/contracts';
+import { both, joinBoth, perLang } from '@ads/contracts';
 import { sql } from 'kysely';
 import { defineJob, type JobContext, type JobResult } from '../../jobs/types.ts';
 import { secretBoxFor } from '../../lib/crypto.ts';
 import { platformDetail } from '../../lib/platform-errors.ts';
 import { addDays, dayIn } from '../../lib/tz.ts';
-import { createAdOperations } from './ad-ops.service.ts';
+import { COPY_JOB, createAdCopier } from './ad-copy.service.ts';
+import { createAdOperations, type CopyJobData } from './ad-ops.service.ts';
 import { AdSyncNoTokenError, AdSyncPausedError, createAdSync } from './ad-sync.service.ts';
 
 // Background jobs of ad data (docs/ad-data-design.md §8). One run per ad account
@@ -177,6 +178,84 @@ export const reconcileAdOperationsJob = defineJob({
     const r = await ops.reconcile({ signal: ctx.signal });
     if (!r.checked) return { status: 'skipped', summary: r };
     return { status: 'success', summary: r, message: both('JOB_AD_RECONCILED', { count: r.checked, ok: r.ok, failed: r.failed }) };
+  },
+});
+
+/** Continuations a copy waits for its materials at most (a minute each), before it goes on without them. */
+const COPY_MAX_WAITS = 60;
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+
+/**
+ * Copies campaigns, ad sets or ads into another ad account (/ad-ops/copy queues it): reads them,
+ * pushes the creatives' materials to that account through the library's push job and waits for the
+ * platform to process the videos (a continuation a minute later while they are not ready), then
+ * creates each object there, logged under the request's batch. A rerun reuses what an earlier
+ * run created (looked up by name under its parent), so a retry never makes a second copy.
+ */
+export const copyAdObjectsJob = defineJob<CopyJobData>({
+  name: COPY_JOB,
+  title: { zh: '复制到其他广告账户', en: 'Copy to another ad account' },
+  description: {
+    zh: '读取广告系列、广告组或广告，把素材推送到目标广告账户并等待平台处理完成，再在那里重新创建（预算按汇率换算），每个对象写入操作日志。',
+    en: 'Reads campaigns, ad sets or ads, pushes their materials to the target ad account and waits for the platform to process them, then re-creates them there (budgets converted at the day’s rates), each object logged.',
+  },
+  defaultSchedule: null,
+  concurrency: { perKey: true, max: 4 },
+  retryLimit: 2,
+  expireInSeconds: 3600,
+  async run(ctx): Promise<JobResult> {
+    const { input, actor } = ctx.data;
+    const copier = createAdCopier({ db: ctx.db, clock: ctx.clock, sync: adSyncOf(ctx), platform: ctx.platform, reportTimezone: ctx.config.reportTimezone });
+    const targetId = input.target_ad_account_id!;
+    const plan = await copier.plan(input, await copier.liveTarget(targetId));
+    const target = plan.roots[0]?.target;
+    if (!target) return { status: 'skipped', message: both('AD_OBJECT_NOT_FOUND') };
+    const account = `${target.name} (${target.platform_id})`;
+    const userId = actor.type === 'user' ? actor.actor.id : actor.type === 'start_task' ? (actor.userId ?? null) : null;
+    const waits = ctx.data.waits ?? 0;
+    const materials = await copier.awaitMaterials(plan, {
+      enqueue: ctx.enqueue,
+      userId: userId ?? 0,
+      queue: !ctx.data.pushed && userId !== null,
+      waitMs: ctx.config.materials.pushWaitMs,
+      pollMs: ctx.config.materials.pushPollMs,
+      signal: ctx.signal,
+      sleep,
+      onWait: (w) => ctx.progress(0, 1, both('JOB_AD_COPY_WAITING', { account, files: w.map((m) => m.file_name).join(', ') })),
+    });
+    if (materials.waiting.length && waits < COPY_MAX_WAITS) {
+      const at = new Date(Math.ceil((ctx.clock.now().getTime() + 60_000) / 60_000) * 60_000);
+      const files = materials.waiting.map((m) => m.file_name).join(', ');
+      return {
+        status: 'success',
+        summary: { waiting: materials.waiting.length },
+        message: both('JOB_AD_COPY_WAITING', { account, files }),
+        continuation: { data: { ...ctx.data, pushed: true, waits: waits + 1 } satisfies CopyJobData, at, message: both('JOB_AD_COPY_CONTINUATION', { at: hhmm(at) }) },
+      };
+    }
+    const results = await copier.execute(plan, actor, ctx.data.batch_id, { materials, signal: ctx.signal, progress: (done, total, name) => ctx.progress(done, total, both('JOB_AD_COPY_CREATING', { name })) });
+    await ctx.progress(results.length, results.length);
+    const ok = results.filter((r) => r.result === 'ok').length;
+    const failed = results.length - ok;
+    const failures = results.filter((r) => r.error).slice(0, 3).map((r) => perLang((l) => `${r.name}: ${r.error![l]}`));
+    return {
+      status: failed ? 'failed' : 'success',
+      summary: { created: ok, failed, batch_id: ctx.data.batch_id },
+      message: joinBoth([both('JOB_AD_COPY_DONE', { account, ok, failed }), ...failures]),
+    };
   },
 });
 

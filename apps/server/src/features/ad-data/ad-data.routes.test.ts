@@ -1,3 +1,4 @@
+import ExcelJS from 'exceljs';
 import { metricValue, SUM_METRIC_KEYS, metrics } from '@ads/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobContext } from '../../jobs/types.ts';
@@ -273,6 +274,27 @@ describe('ad operations', () => {
     expect(res.data.results[0]).toMatchObject({ result: 'ok', after: { daily_budget_minor: 1500, currency: 'JPY' } });
     const onPlatform = await graph(sim, jp.access_token, 'GET', tree.adsetId, { fields: 'daily_budget' });
     expect(onPlatform.daily_budget).toBe('1500');
+  });
+
+  it('the operation log exports exactly the shown columns, in their order', async () => {
+    const exportLog = async (payload: Record<string, unknown>) => {
+      const res = await t.raw('/api/ad-operations/export', { token: tokens.staff1, payload: { log: 'all', ...payload }, headers: { 'content-type': 'application/json', 'accept-language': 'en' } });
+      expect(res.statusCode).toBe(200);
+      const wb = new ExcelJS.Workbook();
+      await wb.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+      const ws = wb.worksheets[0]!;
+      return { header: (ws.getRow(1).values as unknown[]).slice(1), rows: ws.actualRowCount - 1, first: (ws.getRow(2).values as unknown[]).slice(1) };
+    };
+    const all = await exportLog({});
+    expect(all.header).toEqual(['Time', 'By', 'Action', 'Level', 'Object', 'ID', 'Ad account', 'Before', 'After', 'Result', 'Reason']);
+    // The screen's "object" column is level, name and ID in the file; "result" is the result and its reason.
+    const shown = await exportLog({ columns: ['result', 'object', 'action'] });
+    expect(shown.header).toEqual(['Result', 'Reason', 'Level', 'Object', 'ID', 'Action']);
+    expect(shown.rows).toBe(all.rows);
+    expect(shown.rows).toBeGreaterThan(0);
+    expect(['OK', 'Failed']).toContain(shown.first[0]);
+    const bad = await t.call('/api/ad-operations/export', { log: 'all', columns: ['time', 'token'] }, { token: tokens.staff1 });
+    expect(bad.code).toBe(-2);
   });
 
   it('reconciles a pending act a crash left behind against the platform', async () => {

@@ -2,7 +2,7 @@ import { endpoints, metrics, METRIC_KEYS, textIn, type AdOperation, type AdRepor
 import type { FastifyPluginAsync } from 'fastify';
 import { AppError } from '../../errors.ts';
 import { endpoint } from '../../lib/endpoint.ts';
-import { sendXlsx, type XlsxColumn } from '../../lib/xlsx.ts';
+import { pickColumns, sendXlsx, type XlsxColumn } from '../../lib/xlsx.ts';
 import type { AdLogService } from './ad-logs.service.ts';
 import type { AdOperations, OpResult } from './ad-ops.service.ts';
 import type { AdReportService } from './ad-reports.service.ts';
@@ -91,8 +91,16 @@ export function adDataRoutes(s: AdDataServices): FastifyPluginAsync {
     endpoint(app, adOps.copy, async (req) => {
       const ctx = req.ctx();
       const result = await requireOps(s.ops).copy({ type: 'user', actor: ctx.actor }, req.body);
-      return { batch_id: result.batch_id, results: result.results.map((r) => opView(r, ctx.lang)) };
+      return {
+        batch_id: result.batch_id,
+        results: result.results.map((r) => opView(r, ctx.lang)),
+        ...(result.task_id !== undefined && { task_id: result.task_id }),
+        ...(result.notes && { notes: result.notes.map((n) => textIn(n, ctx.lang)) }),
+      };
     });
+
+    endpoint(app, adOps.copy_accounts, async (req) => requireOps(s.ops).copyAccounts(req.ctx().actor, req.body.keyword));
+    endpoint(app, adOps.copy_targets, async (req) => requireOps(s.ops).copyTargets(req.ctx().actor, req.body.ad_account_id));
 
     endpoint(app, adOperations.list, async (req) => s.logs.list(req.ctx(), req.body));
 
@@ -100,20 +108,21 @@ export function adDataRoutes(s: AdDataServices): FastifyPluginAsync {
       const lang = req.lang;
       const zh = lang === 'zh';
       const json = (v: unknown) => (v === null || v === undefined ? '' : JSON.stringify(v));
+      // Keyed as the log table's columns (AD_OPERATION_EXPORT_COLUMNS): one screen column may be several here.
       const columns: XlsxColumn<AdOperation>[] = [
-        { header: zh ? '时间' : 'Time', width: 20, value: (o) => o.created_at.replace('T', ' ').slice(0, 19) },
-        { header: zh ? '操作人' : 'By', width: 16, value: (o) => o.actor?.name ?? (o.actor_type === 'rule' ? `${zh ? '规则' : 'Rule'} #${o.rule_id}` : o.actor_type) },
-        { header: zh ? '操作' : 'Action', width: 12, value: (o) => ACTION_TITLE[o.action]?.[lang] ?? o.action },
-        { header: zh ? '层级' : 'Level', width: 10, value: (o) => LEVEL_TITLE[o.level]?.[lang] ?? o.level },
-        { header: zh ? '对象' : 'Object', width: 30, value: (o) => o.object_name },
-        { header: 'ID', width: 20, value: (o) => o.object_platform_id },
-        { header: zh ? '广告账户' : 'Ad account', width: 24, value: (o) => o.ad_account.name },
-        { header: zh ? '修改前' : 'Before', width: 30, value: (o) => json(o.before) },
-        { header: zh ? '修改后' : 'After', width: 30, value: (o) => json(o.after) },
-        { header: zh ? '结果' : 'Result', width: 10, value: (o) => (o.result === 'ok' ? (zh ? '成功' : 'OK') : o.result === 'failed' ? (zh ? '失败' : 'Failed') : zh ? '进行中' : 'Pending') },
-        { header: zh ? '原因' : 'Reason', width: 40, value: (o) => o.error ?? '' },
+        { key: 'time', header: zh ? '时间' : 'Time', width: 20, value: (o) => o.created_at.replace('T', ' ').slice(0, 19) },
+        { key: 'by', header: zh ? '操作人' : 'By', width: 16, value: (o) => o.actor?.name ?? (o.actor_type === 'rule' ? `${zh ? '规则' : 'Rule'} #${o.rule_id}` : o.actor_type) },
+        { key: 'action', header: zh ? '操作' : 'Action', width: 12, value: (o) => ACTION_TITLE[o.action]?.[lang] ?? o.action },
+        { key: 'object', header: zh ? '层级' : 'Level', width: 10, value: (o) => LEVEL_TITLE[o.level]?.[lang] ?? o.level },
+        { key: 'object', header: zh ? '对象' : 'Object', width: 30, value: (o) => o.object_name },
+        { key: 'object', header: 'ID', width: 20, value: (o) => o.object_platform_id },
+        { key: 'account', header: zh ? '广告账户' : 'Ad account', width: 24, value: (o) => o.ad_account.name },
+        { key: 'change', header: zh ? '修改前' : 'Before', width: 30, value: (o) => json(o.before) },
+        { key: 'change', header: zh ? '修改后' : 'After', width: 30, value: (o) => json(o.after) },
+        { key: 'result', header: zh ? '结果' : 'Result', width: 10, value: (o) => (o.result === 'ok' ? (zh ? '成功' : 'OK') : o.result === 'failed' ? (zh ? '失败' : 'Failed') : zh ? '进行中' : 'Pending') },
+        { key: 'result', header: zh ? '原因' : 'Reason', width: 40, value: (o) => o.error ?? '' },
       ];
-      return sendXlsx(reply, zh ? '操作日志.xlsx' : 'operation-log.xlsx', zh ? '操作日志' : 'Operations', columns, (page) => s.logs.exportRows(req.ctx(), req.body, page));
+      return sendXlsx(reply, zh ? '操作日志.xlsx' : 'operation-log.xlsx', zh ? '操作日志' : 'Operations', pickColumns(columns, req.body.columns), (page) => s.logs.exportRows(req.ctx(), req.body, page));
     });
 
     endpoint(app, fxRates.list, async (req) => s.fx.list(req.body));

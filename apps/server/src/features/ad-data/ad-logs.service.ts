@@ -33,6 +33,7 @@ export function createAdLogService({ db }: { db: Db }) {
     if (body.ad_account_id) q = q.where('o.ad_account_id', '=', body.ad_account_id);
     if (body.result) q = q.where('o.result', '=', body.result);
     if (body.level) q = q.where('o.level', '=', body.level);
+    if (body.batch_id) q = q.where('o.batch_id', '=', body.batch_id);
     if (body.keyword) {
       const like = `%${escapeLike(body.keyword)}%`;
       q = q.where((eb) => eb.or([eb('o.object_name', 'ilike', like), eb('o.object_platform_id', '=', body.keyword!)]));

@@ -1,15 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { both, type Bilingual } from '@ads/contracts';
+import { AD_CONVERSION_EVENTS, both, IS_ADMIN_SUPER, type AdCopyAccount, type AdCopyTargets, type Bilingual } from '@ads/contracts';
 import type { Db } from '../../db/database.ts';
-import type { AdLevel, AdOperationAction } from '../../db/schema.ts';
+import type { AdLevel } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
+import type { Jobs } from '../../jobs/types.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { platformDetail, toAppError } from '../../lib/platform-errors.ts';
 import { seesEverything, visibleAdAccountIds, visibleUserIds, type ScopeActor } from '../../lib/scope.ts';
+import { escapeLike } from '../../lib/sql.ts';
 import { currencyOffset, toMajor, toMinor } from '../../platform/currency.ts';
 import { PlatformError, type AdPlatformClient, type CopyResult } from '../../platform/types.ts';
+import { COPY_JOB, createAdCopier, needsRecreate, type CopyInput } from './ad-copy.service.ts';
+import { createOpLog, failureText, type OpActor, type OpResult } from './ad-op-log.ts';
 import type { createAdSync } from './ad-sync.service.ts';
-import { IS_ADMIN_SUPER } from '@ads/contracts';
+
+export { failureText, type OpActor, type OpResult, type CopyInput };
 
 // Operations on campaigns, ad sets and ads (issue 7 "Operations"): each act on each object is a
 // row of ad_operations written `pending` before the platform call and completed after it
@@ -23,14 +27,22 @@ export interface AdOpsDeps {
   clock: Clock;
   sync: AdSync;
   platform: AdPlatformClient;
+  /** Queues copies into another ad account (a task); without it they are refused. */
+  jobs?: Pick<Jobs, 'enqueue'>;
+  /** The day whose exchange rates convert budgets of copies between currencies. */
+  reportTimezone?: string;
 }
 
-/** Who acts: a person (with scope), a rule, a start task or the system. */
-export type OpActor =
-  | { type: 'user'; actor: ScopeActor }
-  | { type: 'rule'; ruleId: number }
-  | { type: 'start_task'; startTaskId: number; userId?: number | null }
-  | { type: 'system' };
+/** The data of a copy into another ad account, run by `copy-ad-objects` (ad-data.jobs.ts). */
+export interface CopyJobData {
+  batch_id: string;
+  actor: OpActor;
+  input: CopyInput;
+  /** Pushes of missing materials were queued by an earlier run (a continuation waits for them). */
+  pushed?: boolean;
+  /** Continuations so far while materials were processed. */
+  waits?: number;
+}
 
 export type ApplyAction = 'activate' | 'pause' | 'budget' | 'bid' | 'rename' | 'delete';
 
@@ -48,36 +60,6 @@ export interface ApplyInput {
   name?: string;
   /** Only say what would change (the confirmation), never call the platform. */
   dry_run?: boolean;
-}
-
-export interface OpResult {
-  id: number;
-  platform_id: string;
-  name: string;
-  ad_account_id: number;
-  before: Record<string, unknown>;
-  after: Record<string, unknown>;
-  result: 'ok' | 'failed' | 'preview';
-  error: Bilingual | null;
-  warnings: Bilingual[];
-  operation_id: number | null;
-}
-
-export interface CopyInput {
-  level: AdLevel;
-  ids: number[];
-  /** Target parent (our id): a campaign for ad sets, an ad set for ads; default the source's parent. */
-  parent_id?: number;
-  /** Copies per source (1–20). */
-  copies?: number;
-  status?: 'ACTIVE' | 'PAUSED';
-  rename_suffix?: string;
-  /** Campaigns only (the platform's parameter_overrides): name and budget in major units. */
-  name?: string;
-  daily_budget?: number;
-  /** Ad sets: another pixel or conversion event — the platform cannot change them on a published ad set, so the ad set is re-created. */
-  pixel_id?: string;
-  custom_event_type?: string;
 }
 
 /** Ad-set budget changes the platform allows per hour (reference §4). */
@@ -104,15 +86,6 @@ interface Target {
   adset_id: number | null;
 }
 
-/** A platform failure in plain words, both languages. */
-export function failureText(err: unknown): Bilingual {
-  const app = toAppError(err);
-  if (app instanceof AppError) return both(app.key, app.params);
-  if (err instanceof PlatformError) return { zh: platformDetail(err), en: platformDetail(err) };
-  const text = err instanceof Error ? err.message : String(err);
-  return { zh: text, en: text };
-}
-
 /** Rows of `level` the actor may see and act on (design §5): their ad account or their owner is within the actor's scope. */
 export async function scopedIds(db: Db, actor: ScopeActor, level: AdLevel, ids: readonly number[]): Promise<Set<number>> {
   if (!ids.length) return new Set();
@@ -125,7 +98,10 @@ export async function scopedIds(db: Db, actor: ScopeActor, level: AdLevel, ids: 
   return new Set((await q.execute()).map((r) => r.id));
 }
 
-export function createAdOperations({ db, clock, sync, platform }: AdOpsDeps) {
+export function createAdOperations({ db, clock, sync, platform, jobs, reportTimezone }: AdOpsDeps) {
+  const { begin, finish, refused } = createOpLog({ db, clock });
+  const copier = createAdCopier({ db, clock, sync, platform, reportTimezone });
+
   async function targets(level: AdLevel, ids: readonly number[]): Promise<Target[]> {
     if (!ids.length) return [];
     if (level === 'campaign') {
@@ -155,50 +131,6 @@ export function createAdOperations({ db, clock, sync, platform }: AdOpsDeps) {
     const since = new Date(clock.now().getTime() - 3_600_000);
     const rows = await db.selectFrom('ad_operations').select('finished_at').where('level', '=', 'adset').where('object_platform_id', '=', adsetPlatformId).where('action', '=', 'budget').where('result', '=', 'ok').where('finished_at', '>', since).orderBy('finished_at').execute();
     return { count: rows.length, oldest: rows[0]?.finished_at ?? null };
-  }
-
-  const actorColumns = (a: OpActor) => ({
-    actor_type: a.type,
-    actor_user_id: a.type === 'user' ? a.actor.id : a.type === 'start_task' ? (a.userId ?? null) : null,
-    rule_id: a.type === 'rule' ? a.ruleId : null,
-    start_task_id: a.type === 'start_task' ? a.startTaskId : null,
-  });
-
-  async function begin(actor: OpActor, batchId: string, action: AdOperationAction, level: AdLevel, t: Pick<Target, 'id' | 'platform_id' | 'name' | 'ad_account_id'>, before: unknown, after: unknown): Promise<number> {
-    const row = await db
-      .insertInto('ad_operations')
-      .values({
-        batch_id: batchId,
-        ...actorColumns(actor),
-        action,
-        level,
-        object_id: t.id,
-        object_platform_id: t.platform_id,
-        object_name: t.name,
-        ad_account_id: t.ad_account_id,
-        before: JSON.stringify(before),
-        after: JSON.stringify(after),
-        created_at: clock.now(),
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return row.id;
-  }
-
-  async function finish(id: number, result: 'ok' | 'failed', error: Bilingual | null, after?: unknown) {
-    await db
-      .updateTable('ad_operations')
-      .set({ result, error: error?.zh.slice(0, 1000) ?? null, error_en: error?.en.slice(0, 1000) ?? null, finished_at: clock.now(), ...(after !== undefined && { after: JSON.stringify(after) }) })
-      .where('id', '=', id)
-      .where('result', '=', 'pending')
-      .execute();
-  }
-
-  /** Writes one failed row at once (refused before any platform call). */
-  async function refused(actor: OpActor, batchId: string, action: AdOperationAction, level: AdLevel, t: Target, before: unknown, after: unknown, error: Bilingual) {
-    const id = await begin(actor, batchId, action, level, t, before, after);
-    await finish(id, 'failed', error);
-    return id;
   }
 
   async function assertScope(actor: OpActor, level: AdLevel, ids: number[]) {
@@ -311,7 +243,7 @@ export function createAdOperations({ db, clock, sync, platform }: AdOpsDeps) {
           written.push(t);
           results.push({ ...base, result: 'ok', error: null, operation_id: opId });
         } catch (err) {
-          const text = err instanceof Error && err.name === 'AdSyncNoTokenError' ? both('AD_OP_NO_TOKEN') : failureText(err);
+          const text = failureText(err);
           await finish(opId, 'failed', text);
           results.push({ ...base, result: 'failed', error: text, operation_id: opId });
         }
@@ -322,48 +254,90 @@ export function createAdOperations({ db, clock, sync, platform }: AdOpsDeps) {
 
     /**
      * Copies within the ad account through the platform's copies edge (deep; chunked when the
-     * platform refuses a large synchronous copy), or — for an ad set with another pixel or
-     * conversion event — by reading it and creating a new one with its ads.
+     * platform refuses a large synchronous copy). With another pixel, conversion event, name or
+     * budget the platform cannot set on a copy, the objects are read and re-created here and now
+     * (ad-copy.service.ts); into another ad account (in the caller's scope, reached by a valid
+     * token) the same runs as a task, since materials must reach that account first. `dry_run`
+     * answers what would be created.
      */
-    async copy(actor: OpActor, input: CopyInput): Promise<{ batch_id: string; results: OpResult[] }> {
+    async copy(actor: OpActor, input: CopyInput & { dry_run?: boolean }): Promise<{ batch_id: string; results: OpResult[]; task_id?: number | null; notes?: Bilingual[] }> {
       if (actor.type === 'user' && actor.actor.is_admin === IS_ADMIN_SUPER) throw new AppError('AD_OP_SUPER_ADMIN_ONLY_STATUS');
       const ids = [...new Set(input.ids)];
       await assertScope(actor, input.level, ids);
       const list = await targets(input.level, ids);
       if (list.length !== ids.length) throw new AppError('AD_OBJECT_NOT_FOUND');
-      let parent: { platform_id: string; ad_account_id: number } | undefined;
-      if (input.parent_id !== undefined) {
-        const parentLevel: AdLevel = input.level === 'ad' ? 'adset' : 'campaign';
-        await assertScope(actor, parentLevel, [input.parent_id]);
-        parent = await db.selectFrom(TABLE[parentLevel]).select(['platform_id', 'ad_account_id']).where('id', '=', input.parent_id).executeTakeFirst();
-        if (!parent) throw new AppError('AD_OBJECT_NOT_FOUND');
-        if (list.some((t) => t.ad_account_id !== parent!.ad_account_id)) throw new AppError('AD_OP_CROSS_ACCOUNT');
+      const parentLevel: AdLevel = input.level === 'ad' ? 'adset' : 'campaign';
+      if (input.parent_id !== undefined && input.level !== 'campaign') await assertScope(actor, parentLevel, [input.parent_id]);
+
+      const targetId = input.target_ad_account_id;
+      if (targetId !== undefined) {
+        const account = await db.selectFrom('ad_accounts').select(['id', 'name']).where('id', '=', targetId).executeTakeFirst();
+        if (!account) throw new AppError('AD_OBJECT_NOT_FOUND');
+        if (actor.type === 'user') {
+          const visible = await visibleAdAccountIds(db, actor.actor);
+          if (visible !== null && !visible.includes(targetId)) throw new AppError('AD_COPY_TARGET_SCOPE', { account: account.name });
+        }
+        if (!(await sync.tokensFor(targetId)).length) throw new AppError('AD_COPY_NO_TOKEN', { account: account.name });
+      }
+      const crossAccount = targetId !== undefined && list.some((t) => t.ad_account_id !== targetId);
+
+      if (!crossAccount && !needsRecreate(input)) return copyThroughEdge(actor, input, list);
+
+      const plan = await copier.plan(input);
+      if (input.dry_run) {
+        const preview = await copier.preview(plan);
+        return { batch_id: randomUUID(), ...preview };
       }
       const batchId = randomUUID();
-      const results: OpResult[] = [];
-      const copies = Math.min(20, Math.max(1, input.copies ?? 1));
-      const recreate = input.level === 'adset' && (input.pixel_id !== undefined || input.custom_event_type !== undefined);
-      for (const t of list) {
-        for (let n = 0; n < copies; n++) {
-          const before = { source_id: t.platform_id, name: t.name };
-          const wanted = { parent: parent?.platform_id ?? null, status: input.status ?? 'PAUSED', ...(input.pixel_id && { pixel_id: input.pixel_id }), ...(input.custom_event_type && { custom_event_type: input.custom_event_type }), ...(input.name && { name: input.name }), ...(input.daily_budget !== undefined && { daily_budget_minor: toMinor(input.daily_budget, t.currency) }) };
-          const opId = await begin(actor, batchId, 'copy', input.level, t, before, wanted);
-          const base = { id: t.id, platform_id: t.platform_id, name: t.name, ad_account_id: t.ad_account_id, before, warnings: [] };
-          try {
-            const copied = await sync.withToken(t.ad_account_id, (token) => (recreate ? recreateAdSet(token, t, input, parent?.platform_id) : copyOnPlatform(token, input.level, t, input, parent?.platform_id)));
-            const after = { ...wanted, copied_id: copied.copiedId, objects: copied.objects.length };
-            await finish(opId, 'ok', null, after);
-            results.push({ ...base, after, result: 'ok', error: null, operation_id: opId });
-            const level = input.level;
-            await refresh(level, [{ ad_account_id: t.ad_account_id, platform_id: copied.copiedId }]);
-          } catch (err) {
-            const text = err instanceof Error && err.name === 'AdSyncNoTokenError' ? both('AD_OP_NO_TOKEN') : failureText(err);
-            await finish(opId, 'failed', text);
-            results.push({ ...base, after: wanted, result: 'failed', error: text, operation_id: opId });
-          }
-        }
+      if (crossAccount) {
+        if (!jobs) throw new AppError('PLATFORM_NOT_CONFIGURED');
+        const { dry_run: _dry, ...copyInput } = input;
+        const data: CopyJobData = { batch_id: batchId, actor: actor.type === 'user' ? { type: 'user', actor: { id: actor.actor.id, is_admin: actor.actor.is_admin, is_leader: actor.actor.is_leader, department_id: actor.actor.department_id } } : actor, input: copyInput };
+        const createdBy = actor.type === 'user' ? actor.actor.id : actor.type === 'start_task' ? (actor.userId ?? null) : null;
+        // Copies into one account run one at a time, so their look-ups by name see each other's objects.
+        const taskId = await jobs.enqueue(COPY_JOB, data, { createdBy, key: `ad-copy:${targetId}` });
+        return { batch_id: batchId, results: [], task_id: taskId, notes: [...(await copier.preview(plan)).notes, both('AD_COPY_QUEUED')] };
       }
-      return { batch_id: batchId, results };
+      return { batch_id: batchId, results: await copier.execute(plan, actor, batchId) };
+    },
+
+    /** Ad accounts of the caller's data scope (50, by name or id), for the copy dialog's picker. */
+    async copyAccounts(actor: ScopeActor, keyword: string | undefined): Promise<{ list: AdCopyAccount[] }> {
+      const visible = await visibleAdAccountIds(db, actor);
+      let q = db.selectFrom('ad_accounts as a').select(['a.id', 'a.name', 'a.platform_id', 'a.currency']);
+      if (visible !== null) q = q.where('a.id', 'in', visible.length ? visible : [0]);
+      if (keyword) {
+        const like = `%${escapeLike(keyword)}%`;
+        q = q.where((eb) => eb.or([eb('a.name', 'ilike', like), eb('a.platform_id', 'ilike', like), eb('a.account_id', 'ilike', like)]));
+      }
+      const rows = await q.orderBy('a.name').orderBy('a.id').limit(50).execute();
+      const reached = new Set(
+        rows.length
+          ? (
+              await db
+                .selectFrom('personal_account_ad_accounts as l')
+                .innerJoin('personal_accounts as pa', 'pa.id', 'l.personal_account_id')
+                .select('l.ad_account_id')
+                .where('l.ad_account_id', 'in', rows.map((r) => r.id))
+                .where('l.reachable', '=', true)
+                .where('pa.deleted_at', 'is', null)
+                .where('pa.token_enc', 'is not', null)
+                .where('pa.status', '!=', 'invalid')
+                .execute()
+            ).map((r) => r.ad_account_id)
+          : [],
+      );
+      return { list: rows.map((r) => ({ ...r, reachable: reached.has(r.id) })) };
+    },
+
+    /** An ad account a copy may go to: in the caller's scope; its currency, token, pixels and the events. */
+    async copyTargets(actor: ScopeActor, adAccountId: number): Promise<AdCopyTargets> {
+      const account = await db.selectFrom('ad_accounts').select(['id', 'name', 'platform_id', 'currency', 'timezone_name']).where('id', '=', adAccountId).executeTakeFirst();
+      if (!account) throw new AppError('AD_OBJECT_NOT_FOUND');
+      const visible = await visibleAdAccountIds(db, actor);
+      if (visible !== null && !visible.includes(adAccountId)) throw new AppError('AD_COPY_TARGET_SCOPE', { account: account.name });
+      const pixels = await db.selectFrom('pixels as p').innerJoin('pixel_ad_accounts as pa', 'pa.pixel_id', 'p.id').select(['p.platform_id', 'p.name']).where('pa.ad_account_id', '=', adAccountId).orderBy('p.name').orderBy('p.platform_id').execute();
+      return { ad_account: account, reachable: (await sync.tokensFor(adAccountId)).length > 0, pixels, events: [...AD_CONVERSION_EVENTS] };
     },
 
     /**
@@ -414,6 +388,43 @@ export function createAdOperations({ db, clock, sync, platform }: AdOpsDeps) {
     },
   };
 
+  /** Copies through the platform's copies edge, within each source's ad account. */
+  async function copyThroughEdge(actor: OpActor, input: CopyInput & { dry_run?: boolean }, list: Target[]): Promise<{ batch_id: string; results: OpResult[] }> {
+    let parent: { platform_id: string; ad_account_id: number } | undefined;
+    if (input.parent_id !== undefined && input.level !== 'campaign') {
+      parent = await db.selectFrom(TABLE[input.level === 'ad' ? 'adset' : 'campaign']).select(['platform_id', 'ad_account_id']).where('id', '=', input.parent_id).executeTakeFirst();
+      if (!parent) throw new AppError('AD_OBJECT_NOT_FOUND');
+      if (list.some((t) => t.ad_account_id !== parent!.ad_account_id)) throw new AppError('AD_OP_CROSS_ACCOUNT');
+    }
+    const batchId = randomUUID();
+    const results: OpResult[] = [];
+    const copies = Math.min(20, Math.max(1, input.copies ?? 1));
+    for (const t of list) {
+      for (let n = 0; n < copies; n++) {
+        const before = { source_id: t.platform_id, name: t.name };
+        const wanted = { parent: parent?.platform_id ?? null, status: input.status ?? 'PAUSED', ...(input.name && { name: input.name }), ...(input.daily_budget !== undefined && { daily_budget_minor: toMinor(input.daily_budget, t.currency), currency: t.currency }) };
+        const base = { level: input.level, id: t.id, platform_id: t.platform_id, name: t.name, ad_account_id: t.ad_account_id, before, warnings: [] };
+        if (input.dry_run) {
+          results.push({ ...base, after: wanted, result: 'preview', error: null, operation_id: null });
+          continue;
+        }
+        const opId = await begin(actor, batchId, 'copy', input.level, t, before, wanted);
+        try {
+          const copied = await sync.withToken(t.ad_account_id, (token) => copyOnPlatform(token, input.level, t, input, parent?.platform_id));
+          const after = { ...wanted, copied_id: copied.copiedId, objects: copied.objects.length };
+          await finish(opId, 'ok', null, after);
+          results.push({ ...base, after, result: 'ok', error: null, operation_id: opId });
+          await refresh(input.level, [{ ad_account_id: t.ad_account_id, platform_id: copied.copiedId }]);
+        } catch (err) {
+          const text = failureText(err);
+          await finish(opId, 'failed', text);
+          results.push({ ...base, after: wanted, result: 'failed', error: text, operation_id: opId });
+        }
+      }
+    }
+    return { batch_id: batchId, results };
+  }
+
   async function copyOnPlatform(token: string, level: AdLevel, t: Target, input: CopyInput, parent: string | undefined): Promise<CopyResult> {
     const common = {
       statusOption: input.status ?? 'PAUSED',
@@ -445,37 +456,6 @@ export function createAdOperations({ db, clock, sync, platform }: AdOpsDeps) {
     for (const a of ads) objects.push(...(await platform.copyAdObject(token, 'ad', a.platform_id, { parentId: into, statusOption: status, renameSuffix: '' })).objects);
   }
 
-  /** An ad set with another pixel or event: read its settings, create a new one, and create its ads with the same creatives. */
-  async function recreateAdSet(token: string, t: Target, input: CopyInput, parent: string | undefined): Promise<CopyResult> {
-    const source = await db.selectFrom('ad_sets as s').innerJoin('ad_campaigns as c', 'c.id', 's.campaign_id').select(['s.name', 's.daily_budget_minor', 's.lifetime_budget_minor', 's.bid_amount_minor', 's.bid_strategy', 's.pixel_id', 's.custom_event_type', 's.start_time', 's.end_time', 'c.platform_id as campaign_platform_id']).where('s.id', '=', t.id).executeTakeFirstOrThrow();
-    const account = await db.selectFrom('ad_accounts').select('platform_id').where('id', '=', t.ad_account_id).executeTakeFirstOrThrow();
-    const spec = await platform.getAdSetSpec(token, t.platform_id);
-    const status = input.status ?? 'PAUSED';
-    const pixel = input.pixel_id ?? source.pixel_id;
-    const created = await platform.createAdSet(token, account.platform_id, {
-      campaignId: parent ?? source.campaign_platform_id,
-      name: `${source.name}${input.rename_suffix ?? ' - Copy'}`,
-      status,
-      dailyBudgetMinor: source.daily_budget_minor,
-      lifetimeBudgetMinor: source.lifetime_budget_minor,
-      bidAmountMinor: source.bid_amount_minor,
-      bidStrategy: source.bid_strategy,
-      billingEvent: spec.billingEvent ?? 'IMPRESSIONS',
-      optimizationGoal: spec.optimizationGoal ?? 'OFFSITE_CONVERSIONS',
-      promotedObject: pixel ? { pixelId: pixel, customEventType: input.custom_event_type ?? source.custom_event_type ?? 'PURCHASE' } : null,
-      targeting: spec.targeting,
-      startTime: source.start_time && source.start_time > clock.now() ? source.start_time : null,
-      endTime: source.end_time,
-    });
-    const objects: CopyResult['objects'] = [{ level: 'adset', sourceId: t.platform_id, copiedId: created.id }];
-    const ads = await db.selectFrom('ads').select(['platform_id', 'name', 'creative_platform_id']).where('adset_id', '=', t.id).where('deleted_at', 'is', null).execute();
-    for (const a of ads) {
-      if (!a.creative_platform_id) continue;
-      const ad = await platform.createAd(token, account.platform_id, { adsetId: created.id, name: a.name, status, creativeId: a.creative_platform_id });
-      objects.push({ level: 'ad', sourceId: a.platform_id, copiedId: ad.id });
-    }
-    return { copiedId: created.id, objects };
-  }
 }
 
 export type AdOperations = ReturnType<typeof createAdOperations>;

@@ -104,26 +104,38 @@ function orderFacts(from: string, to: string): RawBuilder<unknown> {
 }
 
 /**
- * `select <key> as k, sum(...) from <facts> f where … group by k` for a range: the insights facts
- * (campaign rollup or ad facts) and the order facts of the same scope and filters, added by key.
- * Dn cohort revenue and the spend beside it only count days whose day+N has ended.
+ * `select <key> as k, sum(...) … group by k` for a range: the insights facts (campaign rollup or ad
+ * facts) and the order facts of the same scope and filters, added by key. Dn cohort revenue and
+ * the spend beside it only count days whose day+N has ended.
+ *
+ * Each side is summed on its own first and only the per-key sums are added up: every fact row
+ * goes through the aggregates of its own side only (the insights rows carry no order columns and
+ * the other way round), which is most of the cost of a report over many rows. Those sums add
+ * float8: sum(bigint) accumulates in a 128-bit state that costs about twice as much per row
+ * (and far more to hand over between parallel workers), and a float8 sum of integers is exact
+ * while it stays below 2^53 (90 trillion dollars in cents).
  */
 function statsCte(q: ReportQuery, from: string, to: string): RawBuilder<unknown> {
   const table = usesCampaignRollup(q.level) ? sql.table('campaign_stats_daily') : sql.table('ad_stats_daily');
-  const key = sql.ref(`f.${GROUP_KEY[q.level]}`);
+  const key = sql`coalesce(${sql.ref(`f.${GROUP_KEY[q.level]}`)}, 0)`;
   const where = factWhere({ ...q, from, to });
-  const nulls = (cols: readonly string[]) => sql.join(cols.map((c) => sql`null::bigint as ${sql.ref(c)}`));
-  const own = (cols: readonly string[]) => sql.join(cols.map((c) => sql`f.${sql.ref(c)}`));
-  const insights = sql`select ${key} as g, f.day, ${own(FACT_COLUMNS)}, ${nulls(STORED_ORDER_COLUMNS)} from ${table} f where ${where}`;
-  const orders = sql`select ${key} as g, f.day, ${nulls(FACT_COLUMNS)}, ${own(STORED_ORDER_COLUMNS)} from ${orderFacts(from, to)} f where ${where}`;
-  const sums = [
-    ...FACT_COLUMNS.map((c) => sql`sum(u.${sql.ref(c)})::bigint as ${sql.ref(c)}`),
-    ...(['revenue_usd_cents', 'payers', 'new_payers'] as const).map((c) => sql`sum(u.${sql.ref(c)})::bigint as ${sql.ref(c)}`),
-    ...COHORT_DAYS.map((n) => sql`sum(u.${sql.ref(`cohort_d${n}_usd_cents`)}) filter (where u.day <= ${lastMaturedDay(n, q.today)})::bigint as ${sql.ref(`cohort_d${n}_usd_cents`)}`),
-    ...COHORT_DAYS.map((n) => sql`sum(u.spend_usd_cents) filter (where u.day <= ${lastMaturedDay(n, q.today)})::bigint as ${sql.ref(`matured_spend_d${n}_usd_cents`)}`),
-    ...([1, 3, 7] as const).map((n) => sql`sum(u.cohort_d0_usd_cents) filter (where u.day <= ${lastMaturedDay(n, q.today)})::bigint as ${sql.ref(`matured_d0_at_d${n}_usd_cents`)}`),
+  const matured = (n: (typeof COHORT_DAYS)[number]) => lastMaturedDay(n, q.today);
+  const nulls = (cols: readonly string[]) => cols.map((c) => sql`null::bigint as ${sql.ref(c)}`);
+  const insightCols = [
+    ...FACT_COLUMNS.map((c) => sql`sum(f.${sql.ref(c)}::float8)::bigint as ${sql.ref(c)}`),
+    ...COHORT_DAYS.map((n) => sql`sum(f.spend_usd_cents::float8) filter (where f.day <= ${matured(n)})::bigint as ${sql.ref(`matured_spend_d${n}_usd_cents`)}`),
   ];
-  return sql`select coalesce(u.g, 0) as k, ${sql.join(sums)} from (${insights} union all ${orders}) u group by coalesce(u.g, 0)`;
+  const orderCols = [
+    ...(['revenue_usd_cents', 'payers', 'new_payers'] as const).map((c) => sql`sum(f.${sql.ref(c)}::float8)::bigint as ${sql.ref(c)}`),
+    ...COHORT_DAYS.map((n) => sql`sum(f.${sql.ref(`cohort_d${n}_usd_cents`)}::float8) filter (where f.day <= ${matured(n)})::bigint as ${sql.ref(`cohort_d${n}_usd_cents`)}`),
+    ...([1, 3, 7] as const).map((n) => sql`sum(f.cohort_d0_usd_cents::float8) filter (where f.day <= ${matured(n)})::bigint as ${sql.ref(`matured_d0_at_d${n}_usd_cents`)}`),
+  ];
+  const insightNames = [...FACT_COLUMNS, ...COHORT_DAYS.map((n) => `matured_spend_d${n}_usd_cents`)];
+  const orderNames = ['revenue_usd_cents', 'payers', 'new_payers', ...COHORT_DAYS.map((n) => `cohort_d${n}_usd_cents`), ...([1, 3, 7] as const).map((n) => `matured_d0_at_d${n}_usd_cents`)];
+  const insights = sql`select ${key} as g, ${sql.join([...insightCols, ...nulls(orderNames)])} from ${table} f where ${where} group by 1`;
+  const orders = sql`select ${key} as g, ${sql.join([...nulls(insightNames), ...orderCols])} from ${orderFacts(from, to)} f where ${where} group by 1`;
+  const sums = [...insightNames, ...orderNames].map((c) => sql`sum(u.${sql.ref(c)})::bigint as ${sql.ref(c)}`);
+  return sql`select u.g as k, ${sql.join(sums)} from (${insights} union all ${orders}) u group by u.g`;
 }
 
 /** The row source of a level: objects (with their own filters) left-joined to the stats, or the stats' groups themselves. */
@@ -216,46 +228,59 @@ function toSums(row: Record<string, unknown>): FactSums {
   return out;
 }
 
-/** One page of rows, the total count, and the sums over every matching row (so totals = the sum of the rows). */
+/** Prefix of the totals' columns beside a page row (no column of a report row starts with it). */
+const TOTAL = 't__';
+
+/**
+ * One page of rows, the total count, and the sums over every matching row (so totals = the sum of
+ * the rows), in one statement: the rows are computed once and read twice (a CTE referenced twice
+ * is materialised), the totals beside every row of the page, or alone on one row when the page is
+ * empty.
+ */
 export async function reportRows(db: Db, q: ReportQuery): Promise<{ rows: ReportRowRaw[]; total: number; totals: FactSums }> {
   const order = q.sort?.order === 'asc' ? sql`asc` : sql`desc`;
   const sortExpr = !q.sort || q.sort.field === 'name' ? sql`r.name` : metricSqlOn('r', q.sort.field);
-  const base = sql`with s as (${statsCte(q, q.from, q.to)}), r as (${rowsFrom(q)})`;
-  const page = await sql<Record<string, unknown>>`${base}
-    select * from r order by ${sortExpr} ${order} nulls last, r.key ${order} limit ${q.limit} offset ${q.offset}`.execute(db);
-  const sums = sql.join(REPORT_COLUMNS.map((c) => sql`coalesce(sum(r.${sql.ref(c)}), 0)::bigint as ${sql.ref(c)}`));
-  const agg = await sql<Record<string, unknown>>`${base} select count(*)::int as total, ${sums} from r`.execute(db);
-  const a = agg.rows[0] ?? {};
+  const sums = sql.join(REPORT_COLUMNS.map((c) => sql`coalesce(sum(r.${sql.ref(c)}), 0)::bigint as ${sql.ref(`${TOTAL}${c}`)}`));
+  const result = await sql<Record<string, unknown>>`with s as (${statsCte(q, q.from, q.to)}), r as (${rowsFrom(q)}),
+    t as (select count(*)::int as ${sql.ref(`${TOTAL}count`)}, ${sums} from r),
+    p as (select r.*, row_number() over (order by ${sortExpr} ${order} nulls last, r.key ${order}) as ${sql.ref(`${TOTAL}rank`)} from r)
+    select * from t left join p on p.${sql.ref(`${TOTAL}rank`)} > ${q.offset} and p.${sql.ref(`${TOTAL}rank`)} <= ${q.offset + q.limit}
+    order by p.${sql.ref(`${TOTAL}rank`)}`.execute(db);
+  const first = result.rows[0] ?? {};
+  const totals: Record<string, unknown> = {};
+  for (const c of REPORT_COLUMNS) totals[c] = first[`${TOTAL}${c}`];
   return {
-    rows: page.rows.map((r) => ({
-      key: Number(r.key),
-      name: String(r.name ?? ''),
-      platform_id: (r.platform_id as string | null) ?? null,
-      ad_account_id: r.ad_account_id == null ? null : Number(r.ad_account_id),
-      account_name: (r.account_name as string | null) ?? null,
-      account_currency: (r.account_currency as string | null) ?? null,
-      account_timezone: (r.account_timezone as string | null) ?? null,
-      owner_id: r.owner_id == null ? null : Number(r.owner_id),
-      owner_name: (r.owner_name as string | null) ?? null,
-      status: (r.status as string | null) ?? null,
-      effective_status: (r.effective_status as string | null) ?? null,
-      deleted: Boolean(r.deleted),
-      budget_level: (r.budget_level as 'campaign' | 'adset' | null) ?? null,
-      daily_budget_minor: r.daily_budget_minor == null ? null : Number(r.daily_budget_minor),
-      lifetime_budget_minor: r.lifetime_budget_minor == null ? null : Number(r.lifetime_budget_minor),
-      bid_amount_minor: r.bid_amount_minor == null ? null : Number(r.bid_amount_minor),
-      currency: (r.currency as string | null) ?? null,
-      drama_id: r.drama_id == null ? null : Number(r.drama_id),
-      product_id: r.product_id == null ? null : Number(r.product_id),
-      sums: toSums(r),
-    })),
-    total: Number(a.total ?? 0),
-    totals: toSums(a),
+    rows: result.rows
+      .filter((r) => r.key != null)
+      .map((r) => ({
+        key: Number(r.key),
+        name: String(r.name ?? ''),
+        platform_id: (r.platform_id as string | null) ?? null,
+        ad_account_id: r.ad_account_id == null ? null : Number(r.ad_account_id),
+        account_name: (r.account_name as string | null) ?? null,
+        account_currency: (r.account_currency as string | null) ?? null,
+        account_timezone: (r.account_timezone as string | null) ?? null,
+        owner_id: r.owner_id == null ? null : Number(r.owner_id),
+        owner_name: (r.owner_name as string | null) ?? null,
+        status: (r.status as string | null) ?? null,
+        effective_status: (r.effective_status as string | null) ?? null,
+        deleted: Boolean(r.deleted),
+        budget_level: (r.budget_level as 'campaign' | 'adset' | null) ?? null,
+        daily_budget_minor: r.daily_budget_minor == null ? null : Number(r.daily_budget_minor),
+        lifetime_budget_minor: r.lifetime_budget_minor == null ? null : Number(r.lifetime_budget_minor),
+        bid_amount_minor: r.bid_amount_minor == null ? null : Number(r.bid_amount_minor),
+        currency: (r.currency as string | null) ?? null,
+        drama_id: r.drama_id == null ? null : Number(r.drama_id),
+        product_id: r.product_id == null ? null : Number(r.product_id),
+        sums: toSums(r),
+      })),
+    total: Number(first[`${TOTAL}count`] ?? 0),
+    totals: toSums(totals),
   };
 }
 
 /** A metric over the columns of row alias `alias` (the joined sums). */
-function metricSqlOn(alias: string, key: MetricKey): RawBuilder<number | null> {
+export function metricSqlOn(alias: string, key: MetricKey): RawBuilder<number | null> {
   const def: MetricDef = metrics[key];
   if (def.kind === 'sum') return sql`(coalesce(${sql.ref(`${alias}.${def.column}`)}, 0)::float8 / ${def.divisor})`;
   if (def.kind === 'cohort') return sql`(coalesce(${sql.ref(`${alias}.${def.revenue}`)}, 0)::float8 / nullif(${sql.ref(`${alias}.${def.spend}`)}, 0) * ${def.scale})`;

@@ -6,9 +6,11 @@ import { isManager, type RequestContext } from '../../lib/actor.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { currencyOffset } from '../../platform/currency.ts';
 import { writeAudit } from '../audit/audit.service.ts';
+import { repriceOrders } from '../orders/order-fx.service.ts';
 
 // Daily exchange rates (design §2): units of a currency per US dollar; a day without a rate uses
-// the last known earlier one. Managers edit them; the USD columns of the report facts are
+// the last known earlier one. Managers edit them; the USD columns of the report facts, and the
+// orders and refunds paid on those days with their cohort facts (orders' order-fx.service), are
 // recomputed at once for the days the rate governs, so reports never join rates.
 
 export function createFxService({ db, clock }: { db: Db; clock: Clock }) {
@@ -48,8 +50,9 @@ export function createFxService({ db, clock }: { db: Db; clock: Clock }) {
           from (select campaign_id, day, sum(spend_usd_cents) as spend, sum(purchase_value_usd_cents) as value from ad_stats_daily
                 where currency = ${body.currency} and day >= ${body.day} ${until} group by campaign_id, day) x
           where c.campaign_id = x.campaign_id and c.day = x.day`.execute(trx);
+        const orders = await repriceOrders(trx, body.currency, body.day);
         await writeAudit(trx, { actor: ctx.actor, ip: ctx.ip, requestId: ctx.requestId }, { action: 'fx_rate.save', entity_type: 'fx_rate', entity_id: `${body.currency}:${body.day}`, before: before ? { units_per_usd: Number(before.units_per_usd) } : null, after: { units_per_usd: body.units_per_usd } });
-        return { updated_rows: Number(res.numAffectedRows ?? 0) };
+        return { updated_rows: Number(res.numAffectedRows ?? 0) + orders.orders + orders.refunds };
       });
     },
   };

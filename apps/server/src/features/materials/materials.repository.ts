@@ -118,7 +118,10 @@ function withColumns(q: Base, scope: MaterialScope) {
           'ready', count(*) filter (where mp.state = 'ready'),
           'failed', count(*) filter (where mp.state = 'failed'))
         from material_pushes mp where mp.material_id = m.id ${accountFilter(scope)})`.as('push_counts'),
-      sql<number>`(select count(*) from material_usages mu where mu.material_id = m.id)`.as('ads_using'),
+      // Ads published on it that still live (a deleted or archived ad no longer holds the material);
+      // usages recorded before ads were tied to them count as they are.
+      sql<number>`(select count(distinct mu.platform_ad_id) from material_usages mu left join ads a on a.id = mu.ad_id
+        where mu.material_id = m.id and (mu.ad_id is null or (a.deleted_at is null and a.effective_status not in ('DELETED', 'ARCHIVED'))))`.as('ads_using'),
     ]);
 }
 
@@ -474,4 +477,51 @@ export async function requeueFailedPushes(trx: Db, ids: readonly number[], pushe
     .where('id', 'in', [...ids])
     .where('state', '=', 'failed')
     .execute();
+}
+
+// ---- publishing (features/publish through materials.service.ts) ------------------------------
+
+/** The push of each (material, ad account) pair that has one, with what a publish needs of the material. */
+export function pushesOfPairs(db: Db, materialIds: readonly number[], adAccountIds: readonly number[]) {
+  return db
+    .selectFrom('material_pushes as mp')
+    .innerJoin('materials as m', 'm.id', 'mp.material_id')
+    .select(['mp.id', 'mp.material_id', 'mp.ad_account_id', 'mp.state', 'mp.platform_ref', 'mp.error', 'mp.error_key', 'mp.error_params', 'm.kind', 'm.file_name', 'm.deleted_at'])
+    .where('mp.material_id', 'in', [...materialIds])
+    .where('mp.ad_account_id', 'in', [...adAccountIds])
+    .execute();
+}
+
+/** New pushes for pairs without one (and, with `requeueFailed`, failed ones pending again); answers the ids now pending. */
+export function insertMissingPushes(trx: Db, pairs: readonly { material_id: number; ad_account_id: number }[], pushedBy: number, now: Date, requeueFailed: boolean) {
+  if (requeueFailed) return insertPushes(trx, pairs, pushedBy, now);
+  return trx
+    .insertInto('material_pushes')
+    .values(pairs.map((p) => ({ ...p, state: 'pending' as const, pushed_by: pushedBy, created_at: now, updated_at: now })))
+    .onConflict((oc) => oc.columns(['material_id', 'ad_account_id']).doNothing())
+    .returning('id')
+    .execute();
+}
+
+export function materialFiles(db: Db, ids: readonly number[]) {
+  return db.selectFrom('materials').select(['id', 'kind', 'file_name', 'storage_key', 'thumb_key', 'size_bytes', 'mime_type']).where('id', 'in', [...ids]).execute();
+}
+
+export async function insertUsages(db: Db, rows: readonly { material_id: number; ad_account_id: number; platform_ad_id: string; ad_id: number | null; role: 'video' | 'cover' | 'image'; created_at: Date }[]) {
+  if (!rows.length) return;
+  await db
+    .insertInto('material_usages')
+    .values([...rows])
+    .onConflict((oc) => oc.columns(['material_id', 'platform_ad_id', 'role']).doUpdateSet((eb) => ({ ad_id: eb.fn.coalesce('excluded.ad_id', 'material_usages.ad_id') })))
+    .execute();
+}
+
+/** The pushes of these materials to one ad account, with what a caller waiting for them reads. */
+export function pushesTo(db: Db, materialIds: readonly number[], adAccountId: number) {
+  return materialIds.length ? pushesOfPairs(db, materialIds, [adAccountId]) : Promise.resolve([]);
+}
+
+/** Live materials among `ids`, with their file name and kind. */
+export function materialsByIds(db: Db, ids: readonly number[]) {
+  return db.selectFrom('materials').select(['id', 'file_name', 'kind']).where('id', 'in', ids.length ? [...ids] : [0]).where('deleted_at', 'is', null).execute();
 }

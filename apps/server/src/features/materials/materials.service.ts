@@ -2,9 +2,12 @@ import { randomBytes } from 'node:crypto';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import {
+  both,
   IS_ADMIN_MANAGER,
   IS_ADMIN_SUPER,
   type BatchEditMaterialsBody,
+  type Bilingual,
+  type ErrorKey,
   type EditMaterialBody,
   type ListMaterialsBody,
   type Lang,
@@ -19,6 +22,7 @@ import {
   type UploadResult,
 } from '@ads/contracts';
 import type { Db } from '../../db/database.ts';
+import type { MaterialPushState } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import type { Jobs } from '../../jobs/types.ts';
 import type { RequestContext } from '../../lib/actor.ts';
@@ -45,16 +49,23 @@ import {
   liveMaterialWithMd5,
   liveProductExists,
   materialFacets,
+  materialsByIds,
+  pushesTo,
   materialFile,
   recordUpload,
   requeueFailedPushes,
   softDeleteMaterials,
   stampPushTask,
   updateMaterial,
+  insertMissingPushes,
+  insertUsages,
+  materialFiles,
+  pushesOfPairs,
+  updatePush,
   type MaterialListRow,
   type MaterialScope,
 } from './materials.repository.ts';
-import type { MaterialStorage } from './storage.ts';
+import { createMaterialStorage, readBytes, type MaterialStorage } from './storage.ts';
 
 /** The job that uploads materials to ad accounts (materials.jobs.ts). */
 export const PUSH_JOB = 'push-materials';
@@ -233,6 +244,12 @@ export function createMaterialService({ db, clock, jobs, storage, media, signer,
     },
 
     get: (ctx: RequestContext, id: number) => getOne(ctx.actor, id),
+
+    /** Publishing: the live materials among `ids` the actor sees in the library, with what a scheme reads of them. */
+    async visibleForPublish(actor: ScopeActor, ids: readonly number[]) {
+      const rows = await findMaterials(db, [...new Set(ids)], await scopeOf(actor));
+      return rows.map((r) => ({ id: r.id, kind: r.kind, platform: r.platform, file_name: r.file_name, has_thumb: r.thumb_key !== null, drama_id: r.drama_id, product_id: r.product_id, editor: r.editor_name ?? null }));
+    },
 
     async facets(ctx: RequestContext, platform: Platform | undefined): Promise<MaterialFacets> {
       return materialFacets(db, platform, await scopeOf(ctx.actor));
@@ -517,3 +534,144 @@ export function createMaterialService({ db, clock, jobs, storage, media, signer,
 }
 
 export type MaterialService = ReturnType<typeof createMaterialService>;
+
+// ---- for publishing (features/publish): pushes of a scheme's materials, thumbnails, usages ----
+
+export interface PairPush {
+  id: number;
+  material_id: number;
+  ad_account_id: number;
+  state: MaterialPushState;
+  /** advideo id (video) or image hash (image), once known. */
+  platform_ref: string | null;
+  kind: 'video' | 'image';
+  file_name: string;
+  /** Why it failed, in both languages; our reason's key and parameters when it is ours. */
+  failure: Bilingual | null;
+  failureKey: string | null;
+  failureParams: Record<string, string>;
+}
+
+/** The pushes of these materials to these ad accounts (pairs never pushed are absent). */
+export async function pushesFor(db: Db, materialIds: readonly number[], adAccountIds: readonly number[]): Promise<PairPush[]> {
+  if (!materialIds.length || !adAccountIds.length) return [];
+  const rows = await pushesOfPairs(db, materialIds, adAccountIds);
+  return rows.map((r) => ({
+    id: r.id,
+    material_id: r.material_id,
+    ad_account_id: r.ad_account_id,
+    state: r.deleted_at && r.state !== 'ready' ? 'failed' : r.state,
+    platform_ref: r.platform_ref,
+    kind: r.kind,
+    file_name: r.file_name,
+    failure:
+      r.state !== 'failed' && !r.deleted_at
+        ? null
+        : r.error_key
+          ? both(r.error_key as ErrorKey, (r.error_params as Record<string, unknown> | null) ?? {})
+          : r.deleted_at
+            ? both('PUSH_MATERIAL_GONE')
+            : { zh: r.error ?? '', en: r.error ?? '' },
+    failureKey: r.state === 'failed' ? (r.error_key ?? null) : null,
+    failureParams: (r.error_params as Record<string, string> | null) ?? {},
+  }));
+}
+
+/**
+ * Queues the materials push (the job of /materials/push, per pusher) for pairs that have no push
+ * yet, or with `requeueFailed` also for failed ones; inside one transaction with the rows. Answers
+ * the push task, or null when nothing needed queueing.
+ */
+export async function queuePushesForPublish(
+  db: Db,
+  enqueue: Jobs['enqueue'],
+  pairs: readonly { material_id: number; ad_account_id: number }[],
+  userId: number,
+  now: Date,
+  opts: { requeueFailed: boolean },
+): Promise<number | null> {
+  if (!pairs.length) return null;
+  return db.transaction().execute(async (trx) => {
+    const ids: number[] = [];
+    for (let i = 0; i < pairs.length; i += 1000) ids.push(...(await insertMissingPushes(trx, pairs.slice(i, i + 1000), userId, now, opts.requeueFailed)).map((r) => r.id));
+    if (!ids.length) return null;
+    const taskId = await enqueue(PUSH_JOB, { push_ids: ids }, { createdBy: userId, trx, key: pushKey(userId) });
+    await stampPushTask(trx, ids, taskId);
+    return taskId;
+  });
+}
+
+/** Where one material stands on one ad account, for a caller that needs it there (a copy of an ad to another account). */
+export interface MaterialOnAccount {
+  material_id: number;
+  file_name: string;
+  kind: 'video' | 'image';
+  /** none: never pushed there; the rest as the push's state. */
+  state: 'none' | MaterialPushState;
+  /** The platform's video id or image hash there, once uploaded. */
+  platform_ref: string | null;
+  /** Why the push failed, in both languages. */
+  error: Bilingual | null;
+}
+
+/** Live materials of the library by id (gone or deleted ones are left out). */
+export async function liveMaterials(db: Db, ids: readonly number[]) {
+  return materialsByIds(db, [...new Set(ids)]);
+}
+
+/** The state of each material on one ad account (pushes through the library, materials.jobs.ts). */
+export async function materialsOnAccount(db: Db, materialIds: readonly number[], adAccountId: number): Promise<MaterialOnAccount[]> {
+  const unique = [...new Set(materialIds)];
+  const [materials, pushes] = await Promise.all([materialsByIds(db, unique), pushesTo(db, unique, adAccountId)]);
+  return materials.map((m) => {
+    const p = pushes.find((x) => x.material_id === m.id);
+    const error = !p || p.state !== 'failed' ? null : p.error_key ? both(p.error_key as ErrorKey, (p.error_params as Record<string, unknown> | null) ?? {}) : { zh: p.error ?? '', en: p.error ?? '' };
+    return { material_id: m.id, file_name: m.file_name, kind: m.kind as 'video' | 'image', state: p ? p.state : 'none', platform_ref: p?.platform_ref ?? null, error };
+  });
+}
+
+/**
+ * Queues pushes of materials to one ad account on a person's behalf, through the push job (the
+ * same uploads, per-person concurrency and resumption as 素材管理's push): pairs never pushed, or
+ * failed, are queued; pairs pushed or on their way are left as they are. Used by a copy to
+ * another ad account, which the library's scope does not limit (the ads are the copier's).
+ * Answers the push task, or null when nothing needed queueing.
+ */
+export async function queuePushesTo(
+  db: Db,
+  enqueue: Jobs['enqueue'],
+  input: { materialIds: readonly number[]; adAccountId: number; userId: number; now: Date },
+): Promise<number | null> {
+  const live = await materialsByIds(db, [...new Set(input.materialIds)]);
+  return queuePushesForPublish(db, enqueue, live.map((m) => ({ material_id: m.id, ad_account_id: input.adAccountId })), input.userId, input.now, { requeueFailed: true });
+}
+
+/** Records what the platform said of a video it was processing (a publish asks itself rather than wait for the check job). */
+export async function settleVideoPush(db: Db, pushId: number, outcome: { state: 'ready' } | { state: 'failed'; reason: string }, now: Date) {
+  await updatePush(
+    db,
+    pushId,
+    outcome.state === 'ready'
+      ? { state: 'ready', finished_at: now }
+      : { state: 'failed', error: null, error_key: 'PUSH_VIDEO_FAILED', error_params: JSON.stringify({ reason: outcome.reason }), upload_session_id: null, finished_at: now },
+    now,
+  );
+}
+
+/** A material's thumbnail (a video's frame, an image's scaled copy) as bytes: a video creative needs one as an image. */
+export async function thumbnailBytes(db: Db, storageConfig: Parameters<typeof createMaterialStorage>[0], materialId: number): Promise<{ data: Uint8Array; filename: string } | null> {
+  const [m] = await materialFiles(db, [materialId]);
+  if (!m?.thumb_key) return null;
+  const storage = createMaterialStorage(storageConfig);
+  const stat = await storage.stat(m.thumb_key);
+  if (!stat) return null;
+  return { data: await readBytes(storage, m.thumb_key, 0, stat.size), filename: `${m.file_name.replace(/\.[^.]+$/, '')}-thumb.jpg` };
+}
+
+/** The ads a material is used in (video, cover or image); only live ads count as in use (materials list `ads_using`). */
+export async function recordMaterialUsages(db: Db, rows: readonly { material_id: number; ad_account_id: number; platform_ad_id: string; ad_id: number | null; role: 'video' | 'cover' | 'image' }[], now: Date) {
+  await insertUsages(
+    db,
+    rows.map((r) => ({ ...r, created_at: now })),
+  );
+}

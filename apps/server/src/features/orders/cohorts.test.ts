@@ -26,6 +26,10 @@ const land = (ad: 'A1' | 'A2') => (ad === 'A1' ? 'https://drama.example.com/play
 
 let n = 0;
 async function ingest(...events: Record<string, unknown>[]) {
+  return ingestAt(site, ...events);
+}
+
+async function ingestAt(site: IngestSite, ...events: Record<string, unknown>[]) {
   const items = events.map((raw, i) => {
     const full = { event: 'order.paid', order_no: `O-${++n}`, currency: 'USD', ...raw };
     const r = parseOrderEvent(full, { lang: 'en' });
@@ -134,6 +138,21 @@ describe('cohort facts kept by the order intake', () => {
     expect(a2?.new_payers ?? 0).toBe(0);
     expect(a1).toMatchObject({ new_payers: 1 });
     expect(Number(a1.cohort_d1_usd_cents)).toBe(500);
+  });
+
+  it('counts the orders of one ad that two sites store at the same time (each waits for the other, neither fails)', async () => {
+    // The intake locks one site at a time; both sites' orders land on (A1, 11-15).
+    const other = await createSite(t.db);
+    const second: IngestSite = { id: other.id, link_template: TEMPLATE };
+    await t.db.updateTable('sites').set({ link_template: TEMPLATE }).where('id', '=', other.id).execute();
+    await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        ingestAt(i % 2 ? second : site, { app_user_id: `c${i}`, amount: '1.00', paid_at: at('2026-11-15'), landing_url: land('A1') }, { app_user_id: `d${i}`, amount: '2.00', paid_at: at('2026-11-15', 1), landing_url: land('A1') }),
+      ),
+    );
+    const row = await t.db.selectFrom('ad_order_daily').selectAll().where('ad_platform_id', '=', A1).where('day', '=', '2026-11-15').executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ new_payers: 16, payers: 16 });
+    expect(Number(row.revenue_usd_cents)).toBe(8 * 300);
   });
 });
 

@@ -104,7 +104,7 @@ describe('orders from the simulated site', () => {
 
   it('stores the signed batches of two days of delivery exactly once, equal to the simulator’s truth', async () => {
     const account = user.ad_accounts[0]!.id;
-    const campaign = await graph(`/${account}/campaigns`, { name: 'D100 test', objective: 'OUTCOME_SALES', status: 'ACTIVE', special_ad_categories: [] });
+    const campaign = await graph(`/${account}/campaigns`, { name: 'D100 test', objective: 'OUTCOME_SALES', status: 'ACTIVE', special_ad_categories: [], is_adset_budget_sharing_enabled: false });
     const adset = await graph(`/${account}/adsets`, {
       name: 'US',
       campaign_id: campaign,

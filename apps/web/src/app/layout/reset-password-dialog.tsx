@@ -1,7 +1,7 @@
 import { Modal, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { request } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 import { feedback } from '@/lib/feedback';
 import { useSession } from '@/stores/session-store';
 
@@ -17,7 +17,7 @@ export function ResetPasswordDialog({ open, onClose }: { open: boolean; onClose:
     if (!user) return;
     setLoading(true);
     try {
-      const data = await request<{ new_passwd: string }>('/sys-users/reset_passwd', { currentUserId: user.id }, { method: 'POST' });
+      const data = await api.session.reset_passwd({ currentUserId: user.id });
       onClose();
       feedback.notification.success({
         title: t('resetPassword.success'),

@@ -1,4 +1,4 @@
-import { endpoints, type AdOperationsBody, type AdOpsApplyBody, type AdOpsCopyBody, type AdReportBody, type SaveFxRateBody } from '@ads/contracts';
+import { endpoints, type AdOpsApplyBody, type AdOpsCopyBody, type AdReportBody, type ExportAdOperationsBody, type SaveFxRateBody } from '@ads/contracts';
 import type { adOpsResultSchema } from '@ads/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
@@ -33,7 +33,21 @@ export function useAdOpPreview(body: AdOpsApplyBody | null, enabled: boolean) {
   });
 }
 
-/** /ad-ops/copy: copies within the account (or re-created with another pixel / event). */
+/**
+ * The confirmation of a copy: the server's dry run (what will be created, conversions, materials
+ * to push, refusals), read like a query outside adDataKeys.all (see useAdOpPreview).
+ */
+export function useCopyPreview(body: AdOpsCopyBody | null, enabled: boolean) {
+  return useQuery({
+    queryKey: ['ad-copy-preview', body] as const,
+    queryFn: () => api.call(endpoints.adOps.copy, { ...body!, dry_run: true }),
+    enabled: enabled && body !== null,
+    staleTime: Infinity,
+    gcTime: 0,
+  });
+}
+
+/** /ad-ops/copy: within the account, or re-created (another pixel, event, name, budget or ad account: then a task). */
 export function useCopyAdObjects() {
   const queryClient = useQueryClient();
   return useMutation({
@@ -56,10 +70,10 @@ export function useExportAdReport() {
   });
 }
 
-/** /ad-operations/export: the log with its filters. */
+/** /ad-operations/export: the log with its filters and the shown columns. */
 export function useExportAdOperations() {
   return useMutation({
-    mutationFn: ({ body, filename }: { body: Omit<AdOperationsBody, 'page' | 'page_size'>; filename: string }) => api.download(endpoints.adOperations.export, body, filename),
+    mutationFn: ({ body, filename }: { body: Omit<ExportAdOperationsBody, 'page' | 'page_size'>; filename: string }) => api.download(endpoints.adOperations.export, body, filename),
   });
 }
 

@@ -15,13 +15,35 @@ export function useAdHourly(level: ReportLevel, id: number | undefined, day: str
   });
 }
 
-/** /ad-operations/list: one page of the operation log. */
-export function useAdOperations(body: AdOperationsBody, opts: { enabled?: boolean } = {}) {
+/** /ad-operations/list: one page of the operation log (asked again every `refetchInterval` ms while given). */
+export function useAdOperations(body: AdOperationsBody, opts: { enabled?: boolean; refetchInterval?: number | false } = {}) {
   return useQuery({
     queryKey: adDataKeys.operations(body),
     queryFn: () => api.call(endpoints.adOperations.list, body),
     placeholderData: keepPreviousData,
     enabled: opts.enabled ?? true,
+    refetchInterval: opts.refetchInterval,
+  });
+}
+
+/** /ad-ops/copy_accounts: ad accounts of the viewer's data scope a copy may go to, with their currency. */
+export function useCopyAccounts(keyword: string, opts: { enabled?: boolean } = {}) {
+  return useQuery({
+    queryKey: [...adDataKeys.all, 'copy-accounts', keyword] as const,
+    queryFn: () => api.call(endpoints.adOps.copy_accounts, keyword ? { keyword } : {}),
+    placeholderData: keepPreviousData,
+    enabled: opts.enabled ?? true,
+    staleTime: 60_000,
+  });
+}
+
+/** /ad-ops/copy_targets: an ad account's currency, token, pixels and conversion events, for the copy dialog's pickers. */
+export function useCopyTargets(adAccountId: number | undefined) {
+  return useQuery({
+    queryKey: [...adDataKeys.all, 'copy-targets', adAccountId ?? 0] as const,
+    queryFn: () => api.call(endpoints.adOps.copy_targets, { ad_account_id: adAccountId! }),
+    enabled: adAccountId !== undefined,
+    staleTime: 60_000,
   });
 }
 

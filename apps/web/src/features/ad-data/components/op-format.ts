@@ -30,26 +30,34 @@ export function budgetHolder(level: string, row: AdReportRow): 'self' | 'campaig
 
 const STATUS_KEYS = ['ACTIVE', 'PAUSED', 'DELETED', 'ARCHIVED'] as const;
 
-/** One before → after change in words ("Daily budget: USD 20.00 → USD 30.00"). */
+const CHANGE_ORDER = ['ad_account', 'name', 'status', 'daily_budget_minor', 'lifetime_budget_minor', 'bid_amount_minor', 'pixel_id', 'custom_event_type', 'copied_id', 'objects', 'reused'];
+
+/** One before → after change in words ("Daily budget: USD 20.00 → USD 30.00"); a copy into another account converts money, so each side has its currency. */
 export function describeChange(before: Record<string, unknown>, after: Record<string, unknown>, t: TFunction<'adData'>): string[] {
-  const currency = typeof after.currency === 'string' ? after.currency : typeof before.currency === 'string' ? before.currency : null;
+  const str = (v: unknown) => (typeof v === 'string' ? v : null);
+  const afterCurrency = str(after.currency) ?? str(before.currency);
+  const beforeCurrency = str(before.currency) ?? afterCurrency;
   const status = (v: unknown) => (typeof v === 'string' && (STATUS_KEYS as readonly string[]).includes(v) ? t(`status.${v as (typeof STATUS_KEYS)[number]}`) : String(v ?? '-'));
-  const money = (v: unknown) => (typeof v === 'number' ? minorMoney(v, currency) : '-');
+  const money = (v: unknown, currency: string | null) => (typeof v === 'number' ? minorMoney(v, currency) : '-');
   const out: string[] = [];
-  for (const key of Object.keys(after)) {
+  // A fixed order: the log's rows come back from jsonb with their keys reordered.
+  const keys = [...CHANGE_ORDER.filter((k) => k in after), ...Object.keys(after).filter((k) => !CHANGE_ORDER.includes(k))];
+  for (const key of keys) {
     if (key === 'currency') continue;
     const b = before[key];
     const a = after[key];
     // A copy has no status before: its after is the copies' status.
     if (key === 'status') out.push(b === undefined ? `${t('copy.status')}: ${status(a)}` : `${t('fields.status')}: ${status(b)} → ${status(a)}`);
-    else if (key === 'name') out.push(`${t('fields.name')}: ${String(b ?? '-')} → ${String(a)}`);
-    else if (key === 'daily_budget_minor') out.push(`${t('fields.dailyBudget')}: ${money(b)} → ${money(a)}`);
-    else if (key === 'lifetime_budget_minor') out.push(`${t('fields.lifetimeBudget')}: ${money(b)} → ${money(a)}`);
-    else if (key === 'bid_amount_minor') out.push(`${t('fields.bid')}: ${money(b)} → ${money(a)}`);
-    else if (key === 'pixel_id') out.push(`${t('copy.pixel')}: ${String(a)}`);
-    else if (key === 'custom_event_type') out.push(`${t('copy.event')}: ${String(a)}`);
+    else if (key === 'name') out.push(b === a ? `${t('fields.name')}: ${String(a)}` : `${t('fields.name')}: ${String(b ?? '-')} → ${String(a)}`);
+    else if (key === 'ad_account') out.push(`${t('fields.adAccount')}: ${String(b ?? '-')} → ${String(a)}`);
+    else if (key === 'daily_budget_minor') out.push(`${t('fields.dailyBudget')}: ${money(b, beforeCurrency)} → ${money(a, afterCurrency)}`);
+    else if (key === 'lifetime_budget_minor') out.push(`${t('fields.lifetimeBudget')}: ${money(b, beforeCurrency)} → ${money(a, afterCurrency)}`);
+    else if (key === 'bid_amount_minor') out.push(`${t('fields.bid')}: ${money(b, beforeCurrency)} → ${money(a, afterCurrency)}`);
+    else if (key === 'pixel_id') out.push(b === undefined ? `${t('copy.pixel')}: ${String(a)}` : `${t('copy.pixel')}: ${String(b ?? '-')} → ${String(a)}`);
+    else if (key === 'custom_event_type') out.push(b === undefined ? `${t('copy.event')}: ${String(a)}` : `${t('copy.event')}: ${String(b ?? '-')} → ${String(a)}`);
     else if (key === 'copied_id') out.push(`${t('copy.copiedId')}: ${String(a)}`);
     else if (key === 'objects') out.push(t('copy.objects', { count: Number(a) }));
+    else if (key === 'reused' && a === true) out.push(t('copy.reused'));
   }
   return out;
 }

@@ -3,16 +3,20 @@ import { useTranslation } from 'react-i18next';
 import type { AdOpResult } from '../api/use-ad-data-mutations';
 import { describeChange } from './op-format';
 
+/** A row of the table: an operation's answer, or a log row of an act still under way (pending). */
+export type OpRow = Omit<AdOpResult, 'result'> & { result: AdOpResult['result'] | 'pending' };
+
 /**
  * What an operation will do (a dry run: preview or refused) or did (ok or failed), one row per
- * object, with the change in words and, on failure, the platform's reason.
+ * object, with the change in words and, on failure, the platform's reason. Rows of several levels
+ * (a copy that re-creates a tree) say their level.
  */
-export function OpResultsTable({ results, mode }: { results: readonly AdOpResult[]; mode: 'confirm' | 'done' }) {
+export function OpResultsTable({ results, mode, creates = false }: { results: readonly OpRow[]; mode: 'confirm' | 'done'; /** The act makes new objects (a copy): the preview says "will be created". */ creates?: boolean }) {
   const { t } = useTranslation('adData');
   return (
-    <Table<AdOpResult>
+    <Table<OpRow>
       size="small"
-      rowKey={(r) => `${r.id}-${r.operation_id ?? ''}-${r.platform_id}`}
+      rowKey={(r) => `${r.level ?? ''}-${r.id}-${r.operation_id ?? ''}-${r.platform_id}-${r.name}`}
       dataSource={[...results]}
       pagination={results.length > 10 ? { pageSize: 10, size: 'small' } : false}
       data-testid={mode === 'confirm' ? 'op-preview' : 'op-results'}
@@ -23,7 +27,10 @@ export function OpResultsTable({ results, mode }: { results: readonly AdOpResult
           width: 220,
           render: (_, r) => (
             <Flex vertical>
-              <span>{r.name}</span>
+              <span>
+                {r.level && <Tag>{t(`levels.${r.level}`)}</Tag>}
+                {r.name}
+              </span>
               <Typography.Text type="secondary" style={{ fontSize: 12 }}>
                 {r.platform_id}
               </Typography.Text>
@@ -47,8 +54,9 @@ export function OpResultsTable({ results, mode }: { results: readonly AdOpResult
           width: 260,
           render: (_, r) => (
             <Flex vertical gap={4}>
-              {r.result === 'preview' && <Tag color="blue">{t('result.preview')}</Tag>}
+              {r.result === 'preview' && <Tag color="blue">{creates ? t('result.willCreate') : t('result.preview')}</Tag>}
               {r.result === 'ok' && <Tag color="success">{t('result.ok')}</Tag>}
+              {r.result === 'pending' && <Tag color="processing">{t('result.pending')}</Tag>}
               {r.result === 'failed' && <Tag color="error">{mode === 'confirm' ? t('result.refused') : t('result.failed')}</Tag>}
               {r.error && <Typography.Text type="danger">{r.error}</Typography.Text>}
               {r.warnings.map((w) => (

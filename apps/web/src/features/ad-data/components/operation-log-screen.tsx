@@ -1,4 +1,4 @@
-import { adOperationsBodySchema, endpoints, type AdOperation } from '@ads/contracts';
+import { AD_OPERATION_EXPORT_COLUMNS, adOperationsBodySchema, endpoints, type AdOperation } from '@ads/contracts';
 import { DatePicker, Flex, Form, Input, Segmented, Select, Tag, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useMemo } from 'react';
@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { z } from 'zod';
 import { AdAccountSelect } from '@/components/ad-account-select';
-import { ExportButton, exportBody, FilterBar, ListTable, urlInt, useListQuery, useRangePresets, type ListColumn } from '@/components/list-kit';
+import { ColumnChooser, ExportButton, exportBody, FilterBar, ListTable, shownColumnKeys, urlInt, useColumnPrefs, useListQuery, useRangePresets, type ListColumn } from '@/components/list-kit';
 import { PageShell } from '@/components/page-shell';
 import { UserPicker } from '@/components/user-picker';
 import { useRouteTitle } from '@/components/use-route-title';
@@ -60,6 +60,8 @@ export function OperationLogScreen({ log }: { log: LogKind }) {
   const ops = useAdOperations(body);
   const exporter = useExportAdOperations();
   const canListAccounts = canCall(viewer, endpoints.adAccounts.list);
+  // One choice of columns for the three logs (they are one table with three filters).
+  const columnPrefs = useColumnPrefs('ad-operations');
 
   const columns = useMemo<ListColumn<AdOperation>[]>(
     () => [
@@ -74,6 +76,7 @@ export function OperationLogScreen({ log }: { log: LogKind }) {
       {
         key: 'object',
         title: t('logs.columns.object'),
+        locked: true,
         width: 220,
         render: (_, o) => (
           <Flex vertical>
@@ -120,7 +123,12 @@ export function OperationLogScreen({ log }: { log: LogKind }) {
   return (
     <PageShell
       title={title}
-      extra={<ExportButton exporter={exporter} body={{ ...exportBody(list.query), log }} filename={`${t('logs.exportFile')}-${log}.xlsx`} />}
+      extra={
+        <>
+          <ColumnChooser columns={columns} prefs={columnPrefs} />
+          <ExportButton exporter={exporter} body={{ ...exportBody(list.query), log, columns: shownColumnKeys(columns, columnPrefs.hidden, AD_OPERATION_EXPORT_COLUMNS) }} filename={`${t('logs.exportFile')}-${log}.xlsx`} />
+        </>
+      }
     >
       <Segmented<LogKind> value={log} onChange={(k) => void navigate(LOG_PATHS[k])} options={(['all', 'close', 'remove'] as const).map((k) => ({ value: k, label: t(`logs.tabs.${k}`) }))} style={{ alignSelf: 'flex-start' }} />
       <FilterBar<FormValues>
@@ -166,7 +174,7 @@ export function OperationLogScreen({ log }: { log: LogKind }) {
           <Input allowClear placeholder={t('logs.filters.keywordPlaceholder')} style={{ width: 180 }} maxLength={100} />
         </Form.Item>
       </FilterBar>
-      <ListTable<AdOperation, { list: AdOperation[]; total: number }> list={list} result={ops} columns={columns} rowKey="id" empty={{ text: t(`logs.empty.${log}`) }} />
+      <ListTable<AdOperation, { list: AdOperation[]; total: number }> list={list} result={ops} columns={columns} hidden={columnPrefs.hidden} rowKey="id" empty={{ text: t(`logs.empty.${log}`) }} />
     </PageShell>
   );
 }

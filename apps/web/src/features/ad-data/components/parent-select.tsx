@@ -1,7 +1,7 @@
 import { Select } from 'antd';
-import { useState } from 'react';
+import { useMemo } from 'react';
 import { todayIn, useReportTimezone } from '@/components/list-kit';
-import { useDebouncedValue } from '@/lib/use-debounced-value';
+import { useRemoteSearch } from '@/lib/use-remote-search';
 import { useAdReport } from '../api/use-ad-report';
 
 interface Props {
@@ -16,11 +16,10 @@ interface Props {
 
 /** A campaign or ad set of one ad account, searched by name or id, as the target of a copy. */
 export function ParentSelect({ level, adAccountId, value, onChange, id, placeholder }: Props) {
-  const [keyword, setKeyword] = useState('');
-  const debounced = useDebouncedValue(keyword.trim());
+  const search = useRemoteSearch();
   const today = todayIn(useReportTimezone());
-  const report = useAdReport({ level, page: 1, page_size: 50, date_from: today, date_to: today, ad_account_ids: [adAccountId], status: 'all', sort_field: 'name', sort_order: 'ascend', ...(debounced && { keyword: debounced }) });
-  const options = (report.data?.list ?? []).filter((r) => !r.deleted).map((r) => ({ value: r.id, label: `${r.name} (${r.platform_id ?? r.id})` }));
+  const report = useAdReport({ level, page: 1, page_size: 50, date_from: today, date_to: today, ad_account_ids: [adAccountId], status: 'all', sort_field: 'name', sort_order: 'ascend', ...(search.term && { keyword: search.term }) });
+  const options = useMemo(() => (report.data?.list ?? []).filter((r) => !r.deleted).map((r) => ({ value: r.id, label: `${r.name} (${r.platform_id ?? r.id})` })), [report.data]);
   return (
     <Select<number>
       id={id}
@@ -28,11 +27,9 @@ export function ParentSelect({ level, adAccountId, value, onChange, id, placehol
       placeholder={placeholder}
       value={value}
       onChange={(v) => onChange?.(v ?? undefined)}
-      showSearch={{ filterOption: false, onSearch: setKeyword, searchValue: keyword }}
-      loading={report.isFetching}
-      options={options}
       style={{ width: '100%' }}
       popupMatchSelectWidth={false}
+      {...search.selectProps(report, options)}
     />
   );
 }

@@ -1,11 +1,11 @@
 import { endpoints, type ReportLevel } from '@ads/contracts';
 import { Form, Input, Select } from 'antd';
-import { useState } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AdAccountSelect } from '@/components/ad-account-select';
 import { FilterBar } from '@/components/list-kit';
 import { useDramaOptions, useProductOptions } from '@/lib/lookups/use-catalog-options';
-import { useDebouncedValue } from '@/lib/use-debounced-value';
+import { labelOr, useRemoteSearch } from '@/lib/use-remote-search';
 import { canCall, useViewer } from '@/lib/permissions';
 
 export interface ReportFilterValues {
@@ -20,13 +20,11 @@ export interface ReportFilterValues {
 const APPLY_ON_CHANGE = ['platform', 'ad_account_ids', 'status', 'drama_id', 'product_id'] as const;
 
 function CatalogSelect({ kind, value, onChange, id, placeholder }: { kind: 'drama' | 'product'; value?: number; onChange?: (v: number | undefined) => void; id?: string; placeholder?: string }) {
-  const [keyword, setKeyword] = useState('');
-  const debounced = useDebouncedValue(keyword.trim());
-  const dramas = useDramaOptions(debounced, { enabled: kind === 'drama' });
-  const products = useProductOptions(debounced, { enabled: kind === 'product' });
-  const data = (kind === 'drama' ? dramas.data : products.data) ?? [];
-  const options = data.map((o) => ({ value: o.id, label: `${o.name} · ${o.site}` }));
-  if (value !== undefined && !options.some((o) => o.value === value)) options.unshift({ value, label: `#${value}` });
+  const search = useRemoteSearch();
+  const dramas = useDramaOptions(search.term, { enabled: kind === 'drama' });
+  const products = useProductOptions(search.term, { enabled: kind === 'product' });
+  const source = kind === 'drama' ? dramas : products;
+  const options = useMemo(() => (source.data ?? []).map((o) => ({ value: o.id, label: `${o.name} · ${o.site}` })), [source.data]);
   return (
     <Select<number>
       id={id}
@@ -34,10 +32,10 @@ function CatalogSelect({ kind, value, onChange, id, placeholder }: { kind: 'dram
       value={value}
       onChange={(v) => onChange?.(v ?? undefined)}
       placeholder={placeholder}
-      showSearch={{ filterOption: false, onSearch: setKeyword, searchValue: keyword }}
-      options={options}
+      labelRender={labelOr()}
       style={{ width: 180 }}
       popupMatchSelectWidth={false}
+      {...search.selectProps(source, options)}
     />
   );
 }

@@ -2,7 +2,7 @@ import { ADMIN_PATHS, IS_ADMIN_SUPER, METRIC_KEYS, metrics } from '@ads/contract
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { assetsBackend } from '@/testing/assets-backend';
-import { adDataBackend, buildOperation, type MockReportRow } from '@/testing/ad-data-backend';
+import { adDataBackend, buildOperation, COPY_BATCH, type MockReportRow } from '@/testing/ad-data-backend';
 import { findDialog, rowOf } from '@/testing/dom';
 import { mockApi } from '@/testing/mock-api';
 import { manager, renderScreen } from '@/testing/render';
@@ -147,6 +147,62 @@ describe('ad data operations', { timeout: 60_000 }, () => {
   });
 });
 
+describe('copy to another ad account', { timeout: 60_000 }, () => {
+  it('picks an account of the scope (currency shown), its campaign and pixel; confirms what will be created with the conversion; follows the task’s log rows', async () => {
+    const copyRows: MockReportRow[] = [
+      ...rows,
+      { level: 'ad', row: { id: 41, name: 'US ad 1', platform_id: '2386001', ad_account: account, status: 'ACTIVE', effective_status: 'ACTIVE' }, facts: {}, parents: { ad_account_id: 11, campaign_id: 21, adset_id: 31 } },
+      { level: 'campaign', row: { id: 51, name: 'JP launch', platform_id: '2484001', ad_account: jpAccount, status: 'PAUSED', effective_status: 'PAUSED', budget_level: 'adset', currency: 'JPY' }, facts: {}, parents: { ad_account_id: 12 } },
+    ];
+    const copyAccounts = [
+      { id: 12, name: 'JP Drama', platform_id: 'act_222', currency: 'JPY', reachable: true, pixels: [{ platform_id: '555001', name: 'JP pixel' }] },
+      { id: 13, name: 'EU Drama', platform_id: 'act_333', currency: 'EUR', reachable: false },
+    ];
+    const { api, user } = setup(<AdsetReportPage />, '/advertising/group?campaign_id=21', { rows: copyRows, copyAccounts });
+    await screen.findByText('US set A');
+    await user.click(screen.getByRole('button', { name: 'More actions for "US set A"' }));
+    await user.click(await screen.findByText('Copy'));
+    const dialog = await findDialog('Copy 1 × Ad set');
+
+    // Only the accounts of the scope, with their currency; one no token reaches cannot be chosen.
+    await user.click(dialog.getByLabelText('Into ad account'));
+    expect((await screen.findByTitle('EU Drama (act_333) · EUR · no valid token')).getAttribute('aria-disabled')).toBe('true');
+    await user.click(await screen.findByTitle('JP Drama (act_222) · JPY'));
+    expect(await dialog.findByText(/created anew in the chosen account/)).toBeTruthy();
+    expect(dialog.getByLabelText('Daily budget (JPY)')).toBeTruthy();
+    // The target's campaign is required, then chosen among that account's campaigns; the pixel among its pixels.
+    await user.click(dialog.getByRole('button', { name: 'Next: review the changes' }));
+    expect(await dialog.findByText('Choose the Campaign of the target account')).toBeTruthy();
+    await user.click(dialog.getByLabelText('Into campaign'));
+    await user.click(await screen.findByTitle('JP launch (2484001)'));
+    await waitFor(() => expect(api.bodies('/ad-reports/list')).toContainEqual(expect.objectContaining({ level: 'campaign', ad_account_ids: [12] })));
+    await user.click(dialog.getByLabelText('Pixel (usable by JP Drama)'));
+    await user.click(await screen.findByTitle('JP pixel (555001)'));
+    await user.click(dialog.getByRole('button', { name: 'Next: review the changes' }));
+
+    // The confirmation: every object to create, before → after, and the conversion.
+    const preview = await dialog.findByTestId('copy-preview');
+    expect(within(preview).getByText('2 objects will be created; 0 will not (see why below)')).toBeTruthy();
+    expect(within(preview).getByText('Daily budget: USD 20.00 → JPY 3,000')).toBeTruthy();
+    expect(within(preview).getAllByText('Ad account: act_111 → act_222')).toHaveLength(2);
+    expect(within(preview).getByText('Pixel: 555001')).toBeTruthy();
+    expect(within(dialog.getByTestId('copy-notes')).getByText(/Budgets converted from USD to JPY/)).toBeTruthy();
+    expect(within(dialog.getByTestId('copy-notes')).getByText(/ep1\.mp4/)).toBeTruthy();
+    const sent = { level: 'adset', ids: [31], copies: 1, status: 'PAUSED', target_ad_account_id: 12, parent_id: 51, pixel_id: '555001' };
+    expect(api.lastBody('/ad-ops/copy')).toEqual({ ...sent, dry_run: true });
+
+    // The act is a task; its rows fill in from the log of its batch.
+    await user.click(dialog.getByRole('button', { name: 'Copy (2)' }));
+    const task = await dialog.findByTestId('copy-task');
+    expect(api.lastBody('/ad-ops/copy')).toEqual(sent);
+    expect(await within(task).findByText('Copied: 3 created, 0 failed')).toBeTruthy();
+    const done = await within(task).findByTestId('op-results');
+    expect(within(done).getAllByText('Done')).toHaveLength(2);
+    expect(within(done).getByText('US ad 1')).toBeTruthy();
+    expect(api.bodies('/ad-operations/list')).toContainEqual(expect.objectContaining({ batch_id: COPY_BATCH }));
+  });
+});
+
 describe('admin advertising', { timeout: 60_000 }, () => {
   it('lets the super admin switch ad sets on and off across the company, and offers nothing else', async () => {
     const backend = adDataBackend({ rows });
@@ -205,6 +261,12 @@ describe('operation logs', { timeout: 60_000 }, () => {
     expect(router.state.location.search).toContain('result=failed');
     await waitFor(() => expect(screen.queryByText('Ad 7')).toBeNull());
     await user.click(screen.getByRole('button', { name: /Export/ }));
-    await waitFor(() => expect(api.lastBody('/ad-operations/export')).toMatchObject({ log: 'all', result: 'failed' }));
+    await waitFor(() => expect(api.lastBody('/ad-operations/export')).toMatchObject({ log: 'all', result: 'failed', columns: ['time', 'by', 'action', 'object', 'account', 'change', 'result'] }));
+    // The export holds exactly the shown columns.
+    await user.click(screen.getByRole('button', { name: /Columns/ }));
+    await user.click(within(await screen.findByTestId('column-chooser')).getByLabelText('Before → after'));
+    await waitFor(() => expect(screen.queryByRole('columnheader', { name: 'Before → after' })).toBeNull());
+    await user.click(screen.getByRole('button', { name: /Export/ }));
+    await waitFor(() => expect((api.lastBody('/ad-operations/export') as { columns: string[] }).columns).toEqual(['time', 'by', 'action', 'object', 'account', 'result']));
   });
 });

@@ -8,15 +8,17 @@ import { TaskStatusTag } from '@/components/task-status-tag';
 import { formatDateTime, formatRelative } from '@/lib/format';
 import { useAdminOverview } from '../api/use-admin-overview';
 import { AssetFigures } from '../components/asset-figures';
+import { DeliveryDashboard } from '../components/delivery-dashboard';
 import { FigureCard } from '../components/figure-card';
 import { OverviewError } from '../components/overview-error';
 
 const CRON_PATH = '/admin/sys/cron';
 
 /**
- * 首页 of the admin area (/admin/index): what the system holds company-wide (people,
- * organisation, authorization assets with token health, materials) and every scheduled task
- * with its last run. The super admin cannot open the staff screens, so the counts are plain.
+ * 首页 of the admin area (/admin/index): the company's delivery dashboard (organic orders apart),
+ * what the system holds company-wide (people, organisation, authorization assets with token
+ * health, materials) and every scheduled task with its last run. The super admin cannot open the
+ * staff screens, so the counts are plain; the dashboard opens the /admin advertising screens.
  */
 export default function AdminIndexPage() {
   const { t } = useTranslation('home');
@@ -76,6 +78,7 @@ export default function AdminIndexPage() {
   const users = data?.users;
   return (
     <PageShell title={t('admin.title')} extra={<Typography.Text type="secondary">{t('admin.subtitle')}</Typography.Text>}>
+      <DeliveryDashboard admin />
       {overview.isError && !data ? (
         <OverviewError onRetry={() => void overview.refetch()} />
       ) : (

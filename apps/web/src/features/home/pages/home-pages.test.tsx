@@ -3,6 +3,7 @@ import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import NotAvailablePage from '@/components/not-available-page';
 import { buildCronJob } from '@/testing/cron-backend';
+import { buildDashboard as dashboard } from '@/testing/dashboard-factories';
 import { mockApi, MockRefusal } from '@/testing/mock-api';
 import { manager, renderScreen } from '@/testing/render';
 import AdminIndexPage from './admin-index-page';
@@ -20,7 +21,7 @@ const figure = (title: string) => within(screen.getByTestId(`figure-${title}`));
 
 describe('home page (/index)', () => {
   it('shows the counts of the caller\'s scope with their breakdown and links to the screens', async () => {
-    const api = mockApi({ '/overview/home': () => assets });
+    const api = mockApi({ '/overview/home': () => assets, '/overview/dashboard': () => dashboard() });
     renderScreen(<IndexPage />, { url: '/index' });
     expect(screen.getByRole('heading', { name: 'Hello, Manager' })).toBeTruthy();
     expect(await screen.findByText('31')).toBeTruthy();
@@ -30,12 +31,10 @@ describe('home page (/index)', () => {
     expect(figure('Ad accounts').getByText('12')).toBeTruthy();
     expect(figure('Materials').getByText('E-commerce')).toBeTruthy();
     expect(figure('Ad accounts').getByRole('link', { name: 'Ad accounts' }).getAttribute('href')).toBe('/auth/account');
-    // Delivery figures do not exist yet: said, not invented.
-    expect(screen.getByText('The delivery dashboard of the home page is coming')).toBeTruthy();
   });
 
   it('links only to screens the user may open', async () => {
-    mockApi({ '/overview/home': () => assets });
+    mockApi({ '/overview/home': () => assets, '/overview/dashboard': () => dashboard() });
     renderScreen(<IndexPage />, { url: '/index', user: { ...manager, is_admin: 0, paths: ['/index', '/material/upload'] } });
     await screen.findByText('31');
     expect(figure('Materials').getByRole('link', { name: 'Materials' })).toBeTruthy();
@@ -44,7 +43,7 @@ describe('home page (/index)', () => {
 
   it('offers a retry when the overview fails', async () => {
     let fail = true;
-    mockApi({ '/overview/home': () => (fail ? new MockRefusal('Database unavailable') : assets) });
+    mockApi({ '/overview/home': () => (fail ? new MockRefusal('Database unavailable') : assets), '/overview/dashboard': () => dashboard() });
     renderScreen(<IndexPage />, { url: '/index' });
     expect(await screen.findByText('The overview could not be loaded')).toBeTruthy();
     fail = false;
@@ -56,6 +55,7 @@ describe('home page (/index)', () => {
 describe('admin overview (/admin/index)', () => {
   it('counts the company and lists each job with its last run', async () => {
     mockApi({
+      '/overview/dashboard': () => dashboard({ company: true }),
       '/overview/admin': () => ({
         ...assets,
         users: { total: 15, enabled: 14, disabled: 1, managers: 2, leaders: 3 },

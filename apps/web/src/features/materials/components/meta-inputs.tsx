@@ -3,7 +3,7 @@ import { Select } from 'antd';
 import { useMemo, useState, type CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSimpleUsers } from '@/lib/lookups/use-simple-users';
-import { useDebouncedValue } from '@/lib/use-debounced-value';
+import { labelOr, useRemoteSearch } from '@/lib/use-remote-search';
 import { useDramaOptions, useProductOptions } from '@/lib/lookups/use-catalog-options';
 import { languageName } from './media-format';
 
@@ -27,18 +27,11 @@ interface CatalogPickerProps {
 /** A drama (短剧) or product (电商), searched on the server by name. */
 export function CatalogPicker({ platform, value, onChange, onPicked, currentLabel, enabled = true, placeholder, id, style, allowClear = true }: CatalogPickerProps) {
   const { t } = useTranslation('materials');
-  const [keyword, setKeyword] = useState('');
-  // Names of chosen entries, so they keep their label when a later search no longer lists them.
-  const [chosen, setChosen] = useState<ReadonlyMap<number, string>>(new Map());
-  const debounced = useDebouncedValue(keyword.trim());
-  const dramas = useDramaOptions(debounced, { enabled: enabled && platform === 'dj' });
-  const products = useProductOptions(debounced, { enabled: enabled && platform === 'ec' });
+  const search = useRemoteSearch();
+  const dramas = useDramaOptions(search.term, { enabled: enabled && platform === 'dj' });
+  const products = useProductOptions(search.term, { enabled: enabled && platform === 'ec' });
   const source = platform === 'dj' ? dramas : products;
-  const options = useMemo(() => {
-    const list = (source.data ?? []).map((o) => ({ value: o.id, label: o.name, site: o.site }));
-    if (value != null && !list.some((o) => o.value === value)) list.unshift({ value, label: chosen.get(value) ?? currentLabel ?? `#${value}`, site: '' });
-    return list;
-  }, [source.data, value, chosen, currentLabel]);
+  const options = useMemo(() => (source.data ?? []).map((o) => ({ value: o.id, label: o.name, site: o.site })), [source.data]);
 
   return (
     <Select<number, (typeof options)[number]>
@@ -47,16 +40,12 @@ export function CatalogPicker({ platform, value, onChange, onPicked, currentLabe
       value={value ?? undefined}
       disabled={!enabled}
       onChange={(v, option) => {
-        const picked = [option].flat()[0];
-        if (picked && v !== undefined) setChosen(new Map(chosen).set(v, picked.label));
         onChange?.(v ?? null);
-        onPicked?.(picked?.label ?? null);
+        onPicked?.([option].flat()[0]?.label ?? null);
       }}
       allowClear={allowClear}
-      showSearch={{ filterOption: false, onSearch: setKeyword, searchValue: keyword }}
-      loading={source.isFetching}
       placeholder={enabled ? (placeholder ?? t(platform === 'dj' ? 'placeholders.drama' : 'placeholders.product')) : t('placeholders.noCatalogAccess')}
-      options={options}
+      labelRender={labelOr(() => currentLabel)}
       optionRender={(o) => (
         <span>
           {o.data.label}
@@ -64,7 +53,7 @@ export function CatalogPicker({ platform, value, onChange, onPicked, currentLabe
         </span>
       )}
       popupMatchSelectWidth={false}
-      onOpenChange={(open) => !open && setKeyword('')}
+      {...search.selectProps(source, options)}
     />
   );
 }
@@ -153,36 +142,23 @@ interface EditorPickerProps {
 
 /** The editor (剪辑师): anyone who works on materials, searched on the server by name or account. */
 export function EditorPicker({ value, onChange, onPicked, currentLabel, placeholder, id, style }: EditorPickerProps) {
-  const [keyword, setKeyword] = useState('');
-  const [chosen, setChosen] = useState<ReadonlyMap<number, string>>(new Map());
-  const debounced = useDebouncedValue(keyword.trim());
-  const users = useSimpleUsers({ purpose: 'editor', ...(debounced && { keyword: debounced }) });
-  const options = useMemo(() => {
-    const list = (users.data ?? []).map((u) => ({ value: u.id, label: `${u.name} (${u.account})`, name: u.name }));
-    if (value != null && !list.some((o) => o.value === value)) {
-      const label = chosen.get(value) ?? currentLabel ?? `#${value}`;
-      list.unshift({ value, label, name: label });
-    }
-    return list;
-  }, [users.data, value, chosen, currentLabel]);
+  const search = useRemoteSearch();
+  const users = useSimpleUsers({ purpose: 'editor', ...(search.term && { keyword: search.term }) });
+  const options = useMemo(() => (users.data ?? []).map((u) => ({ value: u.id, label: `${u.name} (${u.account})`, name: u.name })), [users.data]);
   return (
     <Select<number, (typeof options)[number]>
       id={id}
       style={style}
       value={value ?? undefined}
       onChange={(v, option) => {
-        const picked = [option].flat()[0];
-        if (picked && v !== undefined) setChosen(new Map(chosen).set(v, picked.name));
         onChange?.(v ?? null);
-        onPicked?.(picked?.name ?? null);
+        onPicked?.([option].flat()[0]?.name ?? null);
       }}
       allowClear
-      showSearch={{ filterOption: false, onSearch: setKeyword, searchValue: keyword }}
-      loading={users.isFetching}
       placeholder={placeholder}
-      options={options}
+      labelRender={labelOr(() => currentLabel)}
       popupMatchSelectWidth={false}
-      onOpenChange={(open) => !open && setKeyword('')}
+      {...search.selectProps(users, options)}
     />
   );
 }

@@ -1,12 +1,12 @@
 import { DOMAIN_PATTERN, LINK_TEMPLATE_MAX, LINK_TEMPLATE_MIN, LINK_TEMPLATE_PATTERN, REMARK_MAX, SITE_NAME_MAX, type CreateSiteBody, type Platform, type Site } from '@ads/contracts';
 import { Alert, App, Button, Drawer, Flex, Form, Input, Radio, Select } from 'antd';
 import type { TextAreaRef } from 'antd/es/input/TextArea';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDrawerFocusReturn } from '@/lib/use-drawer-focus-return';
 import { usePixelOptions } from '@/lib/lookups/use-pixel-options';
 import { applyFieldErrors } from '@/lib/form-errors';
-import { useDebouncedValue } from '@/lib/use-debounced-value';
+import { labelOr, useRemoteSearch } from '@/lib/use-remote-search';
 import { useCreateSite } from '../api/use-create-site';
 import { useEditSite } from '../api/use-edit-site';
 import { analyzeTemplate, linkHost } from './link-template';
@@ -44,8 +44,8 @@ export function SiteFormDrawer({ target, canPickPixel, onClose, onCreated }: Pro
   const template = Form.useWatch('link_template', form) ?? '';
   const domain = Form.useWatch('domain', form) ?? '';
   const templateRef = useRef<TextAreaRef>(null);
-  const [pixelKeyword, setPixelKeyword] = useState('');
-  const pixels = usePixelOptions(useDebouncedValue(pixelKeyword.trim()), { enabled: canPickPixel && target !== null });
+  const pixelSearch = useRemoteSearch();
+  const pixels = usePixelOptions(pixelSearch.term, { enabled: canPickPixel && target !== null });
 
   useEffect(() => {
     if (!target) return;
@@ -61,11 +61,7 @@ export function SiteFormDrawer({ target, canPickPixel, onClose, onCreated }: Pro
       });
   }, [form, target, editing]);
 
-  const pixelOptions = useMemo(() => {
-    const list = (pixels.data ?? []).map((p) => ({ value: p.id, label: `${p.name} (${p.platform_id})` }));
-    if (editing?.pixel && !list.some((o) => o.value === editing.pixel!.id)) list.unshift({ value: editing.pixel.id, label: editing.pixel.name });
-    return list;
-  }, [pixels.data, editing]);
+  const pixelOptions = useMemo(() => (pixels.data ?? []).map((p) => ({ value: p.id, label: `${p.name} (${p.platform_id})` })), [pixels.data]);
 
   const host = linkHost(template.trim());
   const cleanDomain = domain.trim().toLowerCase();
@@ -203,11 +199,9 @@ export function SiteFormDrawer({ target, canPickPixel, onClose, onCreated }: Pro
           <Select<number>
             allowClear
             disabled={!canPickPixel}
-            showSearch={{ filterOption: false, onSearch: setPixelKeyword, searchValue: pixelKeyword }}
-            loading={pixels.isFetching}
             placeholder={t('sites.form.pixelPlaceholder')}
-            options={pixelOptions}
-            onOpenChange={(open) => !open && setPixelKeyword('')}
+            labelRender={labelOr((id) => (id === editing?.pixel?.id ? editing.pixel.name : null))}
+            {...pixelSearch.selectProps(pixels, pixelOptions)}
           />
         </Form.Item>
         <Form.Item

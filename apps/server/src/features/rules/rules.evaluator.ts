@@ -1,0 +1,560 @@
+import {
+  both,
+  factColumnsOf,
+  formatMetric,
+  HOSTING_RULE_PATHS,
+  isBudgetAction,
+  isExtraMetric,
+  derivePaths,
+  RULE_OPERATOR_SIGN,
+  ruleMetricTitle,
+  type Bilingual,
+  type FactSums,
+  type MetricKey,
+  type RuleAction,
+  type RuleConditionTree,
+  type RuleDraft,
+  type RuleLevel,
+  type RuleOutcome,
+  type RuleValue,
+  type RuleWindow,
+} from '@ads/contracts';
+import type { Db } from '../../db/database.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { latestRates } from '../../lib/fx.ts';
+import { visibleAdAccountIds, type ScopeActor } from '../../lib/scope.ts';
+import { addDays, dayIn, startOfDay } from '../../lib/tz.ts';
+import { currencyOffset, toMajor } from '../../platform/currency.ts';
+import { failureText, type AdOperations } from '../ad-data/ad-ops.service.ts';
+import type { NotifyInput } from '../notifications/notifications.service.ts';
+import { evaluateTree, newBudgetMinor, treeExtras, treeWindows, windowDays, windowKey, windowSince, type ObjectFigures } from './rules.engine.ts';
+import {
+  budgetChangesSince,
+  candidates,
+  claimEvaluation,
+  completeFiring,
+  dueStops,
+  findRule,
+  finishEvaluation,
+  firedObjects,
+  holderSpendSince,
+  hostedAccounts,
+  hourSums,
+  insertFiring,
+  insertFirings,
+  insertStop,
+  lastSwitch,
+  loadOwner,
+  objectState,
+  recentlyActed,
+  settleStop,
+  stillHosted,
+  stoppedOn,
+  syncStates,
+  windowSums,
+  type AccountRef,
+  type EvaluationCounts,
+  type FiringValues,
+  type RuleObject,
+  type RuleRow,
+  type StopRow,
+} from './rules.repository.ts';
+
+// Evaluating a rule (issue 10): the hosted accounts its owner may act on, the objects its scope
+// and filters select, their figures over each window (one query per window), the condition tree,
+// then per matched object what to do — or why not (cooldown, stop-loss already today, budget
+// held elsewhere, the platform's budget-change limit, the cap per run) — and, live, the acts
+// through the ad operations service with the rule as actor. Dry runs stop before acting.
+
+const HOUR = 3_600_000;
+const ADSET_BUDGET_CHANGES_PER_HOUR = 4;
+const LEVEL_WORD = { campaign: { zh: '广告系列', en: 'campaign' }, adset: { zh: '广告组', en: 'ad set' }, ad: { zh: '广告', en: 'ad' } };
+/** A revive that keeps failing is given up this long after it was due. */
+const REVIVE_GIVE_UP_MS = 6 * HOUR;
+
+export type RuleSpec = Pick<RuleDraft, 'name' | 'scope' | 'level' | 'filters' | 'conditions' | 'action' | 'stop_loss' | 'cooldown_minutes' | 'max_actions_per_run' | 'notify'>;
+
+/** A rule row's JSON as the engine reads it (saved through the contracts' schema). */
+export function specOf(row: RuleRow): RuleSpec {
+  return {
+    name: row.name,
+    scope: row.scope as RuleSpec['scope'],
+    level: row.level,
+    filters: row.filters as RuleSpec['filters'],
+    conditions: row.conditions as RuleConditionTree,
+    action: row.action as RuleAction,
+    stop_loss: row.stop_loss as RuleSpec['stop_loss'],
+    cooldown_minutes: row.cooldown_minutes,
+    max_actions_per_run: row.max_actions_per_run,
+    notify: row.notify as RuleSpec['notify'],
+  };
+}
+
+export interface PlanRow {
+  level: RuleLevel;
+  object: RuleObject;
+  account: AccountRef;
+  values: RuleValue[];
+  outcome: RuleOutcome;
+  before: Record<string, unknown>;
+  after: Record<string, unknown>;
+  reason: Bilingual | null;
+  /** Budget actions: the new daily budget, minor units. */
+  budgetMinor?: number;
+}
+
+export interface Plan {
+  accounts: AccountRef[];
+  checked: number;
+  rows: PlanRow[];
+  dataAsOf: Date | null;
+  today: string;
+}
+
+export interface EvaluatorDeps {
+  db: Db;
+  clock: Clock;
+  reportTimezone: string;
+  /** Acts on the platform; absent without an ad platform (acts then fail, saying so). */
+  ops?: AdOperations;
+  notify: (input: NotifyInput) => Promise<unknown>;
+  log?: { warn(obj: object, msg?: string): void };
+}
+
+/** An owner who cannot run rules, and why. */
+export class RuleOwnerError extends Error {
+  constructor(readonly text: Bilingual) {
+    super(text.en);
+    this.name = 'RuleOwnerError';
+  }
+}
+
+const extrasEmpty = { object_age_hours: null, hours_since_change: null, budget_used_pct: null };
+
+export function createRuleEvaluator(deps: EvaluatorDeps) {
+  const { db, clock, reportTimezone } = deps;
+
+  /** The owner as a scope actor; refuses an owner who is gone or lost hosting. */
+  async function ownerActor(userId: number): Promise<ScopeActor & { name: string }> {
+    const owner = await loadOwner(db, userId);
+    if (!owner || owner.deleted_at || owner.status !== 'enabled') throw new RuleOwnerError(both('RULE_OWNER_INACTIVE', { name: owner?.name ?? `#${userId}` }));
+    const paths = derivePaths(owner.is_admin, owner.role_paths);
+    if (!HOSTING_RULE_PATHS.some((p) => paths.includes(p))) throw new RuleOwnerError(both('RULE_OWNER_NO_ACCESS', { name: owner.name }));
+    return { id: owner.id, name: owner.name, is_admin: owner.is_admin, is_leader: owner.is_leader, department_id: owner.department_id };
+  }
+
+  /** Hosted accounts of the rule's scope within what its owner may act on. */
+  async function accountsFor(spec: Pick<RuleSpec, 'scope'>, owner: ScopeActor): Promise<AccountRef[]> {
+    return hostedAccounts(db, await visibleAdAccountIds(db, owner), spec.scope);
+  }
+
+  /** The figures of objects over every window the trees read, and the extra figures. */
+  async function figures(level: RuleLevel, objects: RuleObject[], accounts: Map<number, AccountRef>, trees: (RuleConditionTree | null | undefined)[], now: Date, today: string): Promise<Map<number, ObjectFigures>> {
+    const out = new Map<number, ObjectFigures>(objects.map((o) => [o.id, { sums: new Map(), extra: { ...extrasEmpty } }]));
+    if (!objects.length) return out;
+    const ids = objects.map((o) => o.id);
+    // Which metrics each window needs: one query per window.
+    const perWindow = new Map<string, { window: RuleWindow; metrics: Set<MetricKey> }>();
+    for (const w of treeWindows(trees)) perWindow.set(windowKey(w), { window: w, metrics: new Set() });
+    for (const tree of trees) for (const g of tree?.groups ?? []) for (const c of g.conditions) if (!isExtraMetric(c.metric)) perWindow.get(windowKey(c.window))!.metrics.add(c.metric);
+    for (const [key, { window, metrics }] of perWindow) {
+      if (window.type === 'last_hours') {
+        const rows = await hourSums(db, level, ids, windowSince(window.n, now));
+        const rates = await latestRates(db, rows.map((r) => r.currency));
+        const acc = new Map<number, FactSums>();
+        for (const r of rows) {
+          const rate = rates.get(r.currency.toUpperCase()) ?? (r.currency.toUpperCase() === 'USD' ? 1 : null);
+          const s = acc.get(r.k) ?? { spend_usd_cents: 0, impressions: 0, clicks: 0 };
+          s.spend_usd_cents! += rate ? Math.round((r.spend_minor / currencyOffset(r.currency) / rate) * 100) : 0;
+          s.impressions! += r.impressions;
+          s.clicks! += r.clicks;
+          acc.set(r.k, s);
+        }
+        for (const o of objects) out.get(o.id)!.sums.set(key, acc.get(o.id) ?? { spend_usd_cents: 0, impressions: 0, clicks: 0 });
+        continue;
+      }
+      const { from, to } = windowDays(window, today);
+      const columns = factColumnsOf([...metrics]);
+      const sums = await windowSums(db, level, ids, from, to, today, columns);
+      const zero = Object.fromEntries(columns.map((c) => [c, 0])) as FactSums;
+      for (const o of objects) out.get(o.id)!.sums.set(key, sums.get(o.id) ?? zero);
+    }
+    const extras = treeExtras(trees);
+    for (const o of objects) {
+      const f = out.get(o.id)!;
+      const created = (o.created_time ?? o.created_at).getTime();
+      f.extra.object_age_hours = Math.max(0, (now.getTime() - created) / HOUR);
+      f.extra.hours_since_change = Math.max(0, (now.getTime() - (o.updated_time ?? o.created_time ?? o.created_at).getTime()) / HOUR);
+    }
+    if (extras.has('budget_used_pct')) {
+      // Today's spend of the budget holder since the start of its account's day, against its daily budget.
+      const groups = new Map<string, { level: 'campaign' | 'adset'; since: Date; holders: Set<number> }>();
+      for (const o of objects) {
+        if (!o.holder_daily_minor) continue;
+        const tz = accounts.get(o.ad_account_id)?.timezone_name ?? 'UTC';
+        const since = new Date(startOfDay(dayIn(now.getTime(), tz), tz));
+        const k = `${o.holder_level}|${since.getTime()}`;
+        const g = groups.get(k) ?? { level: o.holder_level, since, holders: new Set<number>() };
+        g.holders.add(o.holder_id);
+        groups.set(k, g);
+      }
+      const spent = new Map<string, number>();
+      for (const g of groups.values()) for (const [id, minor] of await holderSpendSince(db, g.level, [...g.holders], g.since)) spent.set(`${g.level}:${id}`, minor);
+      for (const o of objects) {
+        if (!o.holder_daily_minor) continue;
+        out.get(o.id)!.extra.budget_used_pct = ((spent.get(`${o.holder_level}:${o.holder_id}`) ?? 0) / o.holder_daily_minor) * 100;
+      }
+    }
+    return out;
+  }
+
+  function beforeAfter(action: RuleAction, o: RuleObject): { before: Record<string, unknown>; after: Record<string, unknown> } {
+    if (action.type === 'pause') return { before: { status: o.status }, after: { status: 'PAUSED' } };
+    if (action.type === 'activate') return { before: { status: o.status }, after: { status: 'ACTIVE' } };
+    if (action.type === 'notify') return { before: {}, after: {} };
+    return { before: { daily_budget: o.daily_budget_minor === null ? null : toMajor(o.daily_budget_minor, o.currency), currency: o.currency }, after: {} };
+  }
+
+  /**
+   * What the rule does now: every matched object with its outcome. Nothing is written; `acting`
+   * decides whether outcomes read "would act" or are to be acted on.
+   */
+  async function plan(spec: RuleSpec, owner: ScopeActor, now: Date, ruleId: number | null): Promise<Plan> {
+    const today = dayIn(now.getTime(), reportTimezone);
+    const accounts = await accountsFor(spec, owner);
+    const byId = new Map(accounts.map((a) => [a.id, a]));
+    const states = await syncStates(db, accounts.map((a) => a.id));
+    const synced = states.map((s) => s.insights_synced_at).filter((d): d is Date => d !== null);
+    const dataAsOf = synced.length === accounts.length && synced.length ? new Date(Math.min(...synced.map((d) => d.getTime()))) : null;
+    const mode = spec.action.type === 'activate' ? (spec.action.only_paused_by_rules ? 'paused_by_rule' : 'paused') : 'active';
+    const objects = await candidates(db, spec.level, accounts.map((a) => a.id), spec.filters, mode);
+    const figs = await figures(spec.level, objects, byId, [spec.conditions], now, today);
+
+    const matched: { o: RuleObject; values: RuleValue[] }[] = [];
+    for (const o of objects) {
+      const r = evaluateTree(spec.conditions, figs.get(o.id)!);
+      if (r.met) matched.push({ o, values: r.values });
+    }
+    const ids = matched.map((m) => m.o.id);
+    const cooling = ruleId && spec.cooldown_minutes > 0 ? await recentlyActed(db, ruleId, spec.level, ids, new Date(now.getTime() - spec.cooldown_minutes * 60_000)) : new Set<number>();
+    const stopped = ruleId && spec.stop_loss.enabled ? await stoppedOn(db, ruleId, spec.level, ids, today) : new Set<number>();
+    const changes = isBudgetAction(spec.action.type) && spec.level === 'adset' ? await budgetChangesSince(db, matched.map((m) => m.o.platform_id), new Date(now.getTime() - HOUR)) : new Map<string, number>();
+    const rates = isBudgetAction(spec.action.type) ? await latestRates(db, matched.map((m) => m.o.currency), today) : new Map<string, number>();
+
+    let taken = 0;
+    const rows: PlanRow[] = [];
+    for (const { o, values } of matched) {
+      const account = byId.get(o.ad_account_id)!;
+      const { before, after } = beforeAfter(spec.action, o);
+      const row: PlanRow = { level: spec.level, object: o, account, values, outcome: 'would_act', before, after, reason: null };
+      if (stopped.has(o.id)) {
+        row.outcome = 'skipped_stopped';
+        row.reason = both('RULE_SKIP_STOPPED');
+      } else if (cooling.has(o.id)) {
+        row.outcome = 'skipped_cooldown';
+        row.reason = both('RULE_SKIP_COOLDOWN', { minutes: spec.cooldown_minutes });
+      } else if (spec.action.type === 'set_budget' || spec.action.type === 'raise_budget' || spec.action.type === 'lower_budget') {
+        const rate = rates.get(o.currency.toUpperCase()) ?? (o.currency.toUpperCase() === 'USD' ? 1 : null);
+        if (!o.own_budget) {
+          const holder = LEVEL_WORD[o.holder_level];
+          row.outcome = 'skipped_budget';
+          row.reason = { zh: both('RULE_SKIP_BUDGET_HOLDER', { holder: holder.zh }).zh, en: both('RULE_SKIP_BUDGET_HOLDER', { holder: holder.en }).en };
+        } else if (o.daily_budget_minor === null || rate === null) {
+          row.outcome = 'skipped_budget';
+          row.reason = both('RULE_SKIP_NO_DAILY_BUDGET');
+        } else {
+          const next = newBudgetMinor(spec.action, o.daily_budget_minor, rate * currencyOffset(o.currency));
+          row.after = { daily_budget: toMajor(next, o.currency), currency: o.currency };
+          row.budgetMinor = next;
+          const count = changes.get(o.platform_id) ?? 0;
+          if (next === o.daily_budget_minor) {
+            row.outcome = 'skipped_budget';
+            row.reason = both('RULE_SKIP_BUDGET_SAME');
+          } else if (spec.level === 'adset' && count >= ADSET_BUDGET_CHANGES_PER_HOUR) {
+            row.outcome = 'skipped_limit';
+            row.reason = both('RULE_SKIP_LIMIT', { count });
+          }
+        }
+      }
+      if (row.outcome === 'would_act') {
+        if (taken >= spec.max_actions_per_run) {
+          row.outcome = 'skipped_cap';
+          row.reason = both('RULE_SKIP_CAP', { max: spec.max_actions_per_run });
+        } else taken++;
+      }
+      rows.push(row);
+    }
+    return { accounts, checked: objects.length, rows, dataAsOf, today };
+  }
+
+  /** Acts on the objects a plan says to, recording each firing before its act; answers the counts. */
+  async function act(ruleId: number, spec: RuleSpec, p: Plan, evaluationId: number, now: Date, resumed: boolean) {
+    const done = resumed ? await firedObjects(db, evaluationId) : new Set<string>();
+    const rows = p.rows.filter((r) => !done.has(`${r.level}:${r.object.id}`));
+    const hosted = await stillHosted(db, [...new Set(rows.filter((r) => r.outcome === 'would_act').map((r) => r.object.ad_account_id))]);
+    const firing = (r: PlanRow, outcome: RuleOutcome, extra: Partial<FiringValues> = {}): FiringValues => ({
+      evaluation_id: evaluationId,
+      rule_id: ruleId,
+      level: r.level,
+      object_id: r.object.id,
+      object_platform_id: r.object.platform_id,
+      object_name: r.object.name,
+      ad_account_id: r.object.ad_account_id,
+      action: spec.action.type,
+      outcome,
+      values: r.values,
+      before: r.before,
+      after: r.after,
+      error: r.reason,
+      created_at: now,
+      ...extra,
+    });
+    const toAct: { row: PlanRow; firingId: number }[] = [];
+    const skipped: FiringValues[] = [];
+    for (const r of rows) {
+      if (r.outcome === 'would_act' && !hosted.has(r.object.ad_account_id)) {
+        r.outcome = 'skipped_scope';
+        r.reason = both('RULE_SKIP_NOT_HOSTED');
+      }
+      if (r.outcome !== 'would_act') {
+        skipped.push(firing(r, r.outcome));
+        continue;
+      }
+      if (spec.action.type === 'notify') {
+        r.outcome = 'notified';
+        skipped.push(firing(r, 'notified'));
+        continue;
+      }
+      // Written before the platform call: a run resumed after a crash skips this object.
+      const id = await insertFiring(db, firing(r, 'failed', { error: both('RULE_INTERRUPTED') }));
+      if (id !== null) toAct.push({ row: r, firingId: id });
+    }
+    await insertFirings(db, skipped);
+
+    const finish = async (t: { row: PlanRow; firingId: number }, ok: boolean, operationId: number | null, error: Bilingual | null) => {
+      t.row.outcome = ok ? 'acted' : 'failed';
+      t.row.reason = error;
+      await completeFiring(db, t.firingId, { outcome: t.row.outcome, error, operation_id: operationId });
+      if (ok && spec.stop_loss.enabled && spec.action.type === 'pause') {
+        const tz = t.row.account.timezone_name;
+        const reviveAt = spec.stop_loss.revive ? new Date(startOfDay(addDays(dayIn(now.getTime(), tz), 1), tz)) : null;
+        await insertStop(db, { rule_id: ruleId, level: t.row.level, object_id: t.row.object.id, ad_account_id: t.row.object.ad_account_id, firing_id: t.firingId, operation_id: operationId, report_day: p.today, paused_at: now, revive_at: reviveAt });
+      }
+    };
+
+    const ops = deps.ops;
+    if (!ops) {
+      for (const t of toAct) await finish(t, false, null, both('PLATFORM_NOT_CONFIGURED'));
+    } else if (spec.action.type === 'pause' || spec.action.type === 'activate') {
+      const action = spec.action.type;
+      for (let i = 0; i < toAct.length; i += 100) {
+        const chunk = toAct.slice(i, i + 100);
+        try {
+          const res = await ops.apply({ type: 'rule', ruleId }, { level: spec.level, ids: chunk.map((c) => c.row.object.id), action });
+          const byId = new Map(res.results.map((r) => [r.id, r]));
+          for (const t of chunk) {
+            const r = byId.get(t.row.object.id);
+            await finish(t, r?.result === 'ok', r?.operation_id ?? null, r?.result === 'ok' ? null : (r?.error ?? both('RULE_INTERRUPTED')));
+          }
+        } catch (err) {
+          const text = failureText(err);
+          for (const t of chunk) await finish(t, false, null, text);
+        }
+      }
+    } else {
+      for (const t of toAct) {
+        try {
+          const res = await ops.apply({ type: 'rule', ruleId }, { level: spec.level, ids: [t.row.object.id], action: 'budget', daily_budget: toMajor(t.row.budgetMinor!, t.row.object.currency) });
+          const r = res.results[0];
+          await finish(t, r?.result === 'ok', r?.operation_id ?? null, r?.result === 'ok' ? null : (r?.error ?? both('RULE_INTERRUPTED')));
+        } catch (err) {
+          await finish(t, false, null, failureText(err));
+        }
+      }
+    }
+    return rows;
+  }
+
+  /** A message about what a rule did, both languages, a line per object (at most 20). */
+  function firedMessage(spec: RuleSpec, rows: PlanRow[]): NotifyInput['message'] {
+    const done = rows.filter((r) => r.outcome === 'acted' || r.outcome === 'notified');
+    const failed = rows.filter((r) => r.outcome === 'failed');
+    const verb = {
+      pause: { zh: '关闭', en: 'paused' },
+      activate: { zh: '开启', en: 'switched on' },
+      set_budget: { zh: '修改预算', en: 'budget set' },
+      raise_budget: { zh: '提高预算', en: 'budget raised' },
+      lower_budget: { zh: '降低预算', en: 'budget lowered' },
+      notify: { zh: '提醒', en: 'flagged' },
+    }[spec.action.type];
+    const level = LEVEL_WORD[spec.level];
+    const line = (r: PlanRow, lang: 'zh' | 'en') => {
+      const figures = r.values.filter((v) => v.met).map((v) => `${ruleMetricTitle(v.metric, lang)} ${isExtraMetric(v.metric) ? (v.actual?.toFixed(1) ?? '-') : formatMetric(v.metric, v.actual, lang)} ${RULE_OPERATOR_SIGN[v.operator]} ${v.threshold}`);
+      const change = r.budgetMinor !== undefined ? ` · ${r.before.daily_budget} → ${r.after.daily_budget} ${r.object.currency}` : '';
+      const outcome = r.outcome === 'failed' ? (lang === 'zh' ? ` · 失败：${r.reason?.zh ?? ''}` : ` · failed: ${r.reason?.en ?? ''}`) : '';
+      return `${r.object.name} (${r.account.name}) · ${figures.join(' · ')}${change}${outcome}`;
+    };
+    const list = [...done, ...failed].slice(0, 20);
+    return {
+      severity: failed.length ? 'warning' : 'info',
+      title: {
+        zh: `规则「${spec.name}」：${verb.zh} ${done.length} 个${level.zh}${failed.length ? `，失败 ${failed.length} 个` : ''}`,
+        en: `Rule "${spec.name}": ${done.length} ${level.en}${done.length === 1 ? '' : 's'} ${verb.en}${failed.length ? `, ${failed.length} failed` : ''}`,
+      },
+      lines: list.map((r) => ({ zh: line(r, 'zh'), en: line(r, 'en') })),
+    };
+  }
+
+  function countsOf(p: Plan, rows: PlanRow[]): Omit<EvaluationCounts, 'status' | 'data_as_of'> {
+    const acted = rows.filter((r) => r.outcome === 'acted' || r.outcome === 'notified').length;
+    const failed = rows.filter((r) => r.outcome === 'failed').length;
+    return { accounts: p.accounts.length, objects_checked: p.checked, matched: p.rows.length, acted, failed, skipped: rows.length - acted - failed, revived: 0 };
+  }
+
+  return {
+    ownerActor,
+    accountsFor,
+
+    /** The dry run: what a rule would do now, acting on nothing and writing nothing. */
+    async dryRun(spec: RuleSpec, ownerUserId: number, ruleId: number | null): Promise<Plan> {
+      const owner = await ownerActor(ownerUserId);
+      return plan(spec, owner, clock.now(), ruleId);
+    },
+
+    /**
+     * One evaluation of a saved rule for a slot (schedule tick or run now): claims (rule,
+     * trigger, slot) — a second run of the same slot does nothing — plans, acts, records, and
+     * notifies. Answers null when the slot was done already.
+     */
+    async run(rule: RuleRow, trigger: 'schedule' | 'manual', slot: Date): Promise<{ evaluationId: number; counts: EvaluationCounts } | null> {
+      const now = clock.now();
+      const claim = await claimEvaluation(db, { rule_id: rule.id, trigger, tick_at: slot, started_at: now });
+      if (!claim) return null;
+      const spec = specOf(rule);
+      let counts: EvaluationCounts;
+      try {
+        const owner = await ownerActor(rule.owner_user_id);
+        const p = await plan(spec, owner, now, rule.id);
+        const rows = await act(rule.id, spec, p, claim.id, now, claim.resumed);
+        const c = countsOf(p, rows);
+        const allFailed = c.failed > 0 && c.acted === 0;
+        const firstError = rows.find((r) => r.outcome === 'failed')?.reason ?? null;
+        const error = allFailed && firstError ? { zh: both('RULE_ALL_FAILED', { count: c.failed, error: firstError.zh }).zh, en: both('RULE_ALL_FAILED', { count: c.failed, error: firstError.en }).en } : null;
+        counts = { ...c, status: allFailed ? 'failed' : c.failed ? 'partial' : 'ok', data_as_of: p.dataAsOf, error };
+        if (spec.notify.channel_ids.length && ((spec.notify.on_fire && c.acted > 0) || (spec.notify.on_failure && c.failed > 0) || (spec.action.type === 'notify' && c.acted > 0))) {
+          await deps.notify({ kind: 'rule_fired', ruleId: rule.id, channelIds: spec.notify.channel_ids, dedupeKey: `rule:${rule.id}:evaluation:${claim.id}`, message: firedMessage(spec, rows) });
+        }
+      } catch (err) {
+        const text = err instanceof RuleOwnerError ? err.text : failureText(err);
+        deps.log?.warn({ err, rule: rule.id }, 'rule evaluation failed');
+        counts = { status: 'failed', accounts: 0, objects_checked: 0, matched: 0, acted: 0, failed: 0, skipped: 0, revived: 0, error: text, data_as_of: null };
+      }
+      await finishEvaluation(db, claim.id, counts, clock.now());
+      return { evaluationId: claim.id, counts };
+    },
+
+    /**
+     * Stop-loss revives that are due (the start of the next day of the object's market): each
+     * object still off since the rule's pause — nobody switched it on or off since — in a hosted
+     * account of the owner's scope, whose revive conditions hold, is switched on again.
+     */
+    async revive(slot: Date): Promise<{ rules: number; revived: number; failed: number }> {
+      const now = clock.now();
+      const due = await dueStops(db, now);
+      const byRule = new Map<number, StopRow[]>();
+      for (const s of due) byRule.set(s.rule_id, [...(byRule.get(s.rule_id) ?? []), s]);
+      let revived = 0;
+      let failedTotal = 0;
+      for (const [ruleId, stops] of byRule) {
+        const rule = await findRule(db, ruleId);
+        if (!rule) continue;
+        const claim = await claimEvaluation(db, { rule_id: ruleId, trigger: 'revive', tick_at: slot, started_at: now });
+        if (!claim) continue;
+        const spec = specOf(rule);
+        const counts = { accounts: 0, objects_checked: stops.length, matched: 0, acted: 0, failed: 0, skipped: 0, revived: 0 };
+        let error: Bilingual | null = null;
+        try {
+          const owner = await ownerActor(rule.owner_user_id).catch((err: unknown) => {
+            if (err instanceof RuleOwnerError) return err;
+            throw err;
+          });
+          const accounts = owner instanceof RuleOwnerError ? [] : await accountsFor(spec, owner);
+          if (owner instanceof RuleOwnerError) error = owner.text;
+          const byId = new Map(accounts.map((a) => [a.id, a]));
+          counts.accounts = new Set(stops.map((s) => s.ad_account_id)).size;
+          const done = claim.resumed ? await firedObjects(db, claim.id) : new Set<string>();
+          for (const stop of stops) {
+            if (done.has(`${stop.level}:${stop.object_id}`)) continue;
+            const state = await objectState(db, stop.level, stop.object_id);
+            if (!state) {
+              await settleStop(db, stop.id, 'cancelled', now);
+              continue;
+            }
+            const base = { evaluation_id: claim.id, rule_id: ruleId, level: stop.level, object_id: stop.object_id, object_platform_id: state.platform_id, object_name: state.name, ad_account_id: stop.ad_account_id, action: 'revive', before: { status: state.status }, after: { status: 'ACTIVE' }, created_at: now };
+            const account = byId.get(stop.ad_account_id);
+            if (!account) {
+              await insertFiring(db, { ...base, outcome: 'skipped_scope', values: [], error: error ?? both('RULE_SKIP_NOT_HOSTED') });
+              await settleStop(db, stop.id, 'cancelled', now);
+              counts.skipped++;
+              continue;
+            }
+            const last = await lastSwitch(db, stop.level, state.platform_id);
+            if (state.deleted_at || state.status !== 'PAUSED' || (stop.operation_id !== null && last?.id !== stop.operation_id)) {
+              await insertFiring(db, { ...base, outcome: 'kept_off', values: [], error: both('RULE_REVIVE_TOUCHED') });
+              await settleStop(db, stop.id, 'cancelled', now);
+              counts.skipped++;
+              continue;
+            }
+            let values: RuleValue[] = [];
+            const tree = spec.stop_loss.revive_conditions;
+            if (tree) {
+              const [object] = await candidates(db, stop.level, [stop.ad_account_id], { name_contains: [], name_excludes: [], drama_ids: [], product_ids: [] }, 'paused', [stop.object_id]);
+              const figs = object ? await figures(stop.level, [object], byId, [tree], now, dayIn(now.getTime(), reportTimezone)) : new Map<number, ObjectFigures>();
+              const r = object ? evaluateTree(tree, figs.get(object.id)!) : { met: false, values: [] };
+              values = r.values;
+              if (!r.met) {
+                await insertFiring(db, { ...base, outcome: 'kept_off', values, error: both('RULE_REVIVE_CONDITIONS') });
+                await settleStop(db, stop.id, 'kept_off', now);
+                counts.skipped++;
+                continue;
+              }
+            }
+            counts.matched++;
+            const firingId = await insertFiring(db, { ...base, outcome: 'failed', values, error: both('RULE_INTERRUPTED') });
+            if (firingId === null) continue;
+            let ok = false;
+            let opId: number | null = null;
+            let text: Bilingual | null = null;
+            try {
+              if (!deps.ops) throw Object.assign(new Error('no platform'), { text: both('PLATFORM_NOT_CONFIGURED') });
+              const res = await deps.ops.apply({ type: 'rule', ruleId }, { level: stop.level, ids: [stop.object_id], action: 'activate' });
+              ok = res.results[0]?.result === 'ok';
+              opId = res.results[0]?.operation_id ?? null;
+              text = ok ? null : (res.results[0]?.error ?? null);
+            } catch (err) {
+              text = (err as { text?: Bilingual }).text ?? failureText(err);
+            }
+            await completeFiring(db, firingId, { outcome: ok ? 'revived' : 'failed', error: text, operation_id: opId });
+            if (ok) {
+              counts.revived++;
+              revived++;
+              await settleStop(db, stop.id, 'revived', now);
+            } else {
+              counts.failed++;
+              failedTotal++;
+              // Tried again on the next ticks for a while, then given up.
+              if (stop.revive_at && now.getTime() - stop.revive_at.getTime() > REVIVE_GIVE_UP_MS) await settleStop(db, stop.id, 'cancelled', now);
+            }
+          }
+        } catch (err) {
+          error = failureText(err);
+        }
+        const status = counts.failed && !counts.revived ? 'failed' : counts.failed ? 'partial' : 'ok';
+        await finishEvaluation(db, claim.id, { ...counts, status, error, data_as_of: null }, clock.now());
+      }
+      return { rules: byRule.size, revived, failed: failedTotal };
+    },
+  };
+}
+
+export type RuleEvaluator = ReturnType<typeof createRuleEvaluator>;
