@@ -33,8 +33,9 @@ describe('rebucketAd', () => {
     expect([a.clicks, b.clicks]).toEqual([3, 0]);
     // Purchases by spend 800:800 → 2.5 / 2.5 → the tie goes to the earlier day: 3 / 2.
     expect([a.purchases, b.purchases]).toEqual([3, 2]);
-    // 999 → 499.5 / 499.5 → 500 / 499; 7 → 3.5 / 3.5 → 4 / 3.
-    expect([a.purchase_value_minor, b.purchase_value_minor]).toEqual([500, 499]);
+    // The value follows the purchases 3 : 2: 999 → 599.4 / 399.6 → 599 / 400. Landing views by
+    // spend: 7 → 3.5 / 3.5 → 4 / 3.
+    expect([a.purchase_value_minor, b.purchase_value_minor]).toEqual([599, 400]);
     expect([a.landing_page_views, b.landing_page_views]).toEqual([4, 3]);
   });
 
@@ -53,5 +54,16 @@ describe('rebucketAd', () => {
     expect(total).toBe(1500);
     expect(purchases).toBe(3);
     expect(other.get('2026-11-10')!.spend_minor).toBe(333); // 1000 × 8/24
+  });
+
+  it('never leaves a purchase value on a day without its purchase', () => {
+    // One purchase worth 4,125 on a day whose spend falls 1 : 3 over two Shanghai days: the purchase
+    // lands on the larger part, and all of its value with it.
+    const hours: HourFacts[] = Array.from({ length: 24 }, (_, h) => ({ hour: localHourStart('2026-11-10', h, LA), spend_minor: h < 8 ? 50 : 75, impressions: 10, clicks: 0 }));
+    const out = rebucketAd(LA, SH, new Map([['2026-11-10', day({ spend_minor: 1600, purchases: 1, purchase_value_minor: 4125 })]]), hours);
+    const a = out.get('2026-11-10')!;
+    const b = out.get('2026-11-11')!;
+    expect([a.purchases, b.purchases]).toEqual([0, 1]);
+    expect([a.purchase_value_minor, b.purchase_value_minor]).toEqual([0, 4125]);
   });
 });

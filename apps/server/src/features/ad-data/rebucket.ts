@@ -3,8 +3,9 @@ import { dayIn, hoursOfDay } from '../../lib/tz.ts';
 // Re-bucketing (docs/ad-data-design.md §2): the platform reports days in the ad account's time
 // zone; reports use REPORT_TIMEZONE days. An account day overlaps at most two report days. Each
 // metric of an account day is split over them in proportion to what the hourly rows say happened
-// there — spend by hourly spend, impressions by hourly impressions, clicks by hourly clicks, the
-// rest (purchases, values, landing views, video) by hourly spend, then impressions, then hours —
+// there — spend by hourly spend, impressions by hourly impressions, clicks by hourly clicks,
+// purchase values with their purchases, the rest (purchases, landing views, video) by hourly
+// spend, then impressions, then hours —
 // with integer largest-remainder rounding, so the parts sum exactly to the platform's figure and
 // any range of whole account days matches the platform.
 
@@ -103,9 +104,14 @@ export function rebucketAd(accountTz: string, reportTz: string, days: ReadonlyMa
       impressions: firstNonZero(impressions, spend, hoursCount),
       clicks: firstNonZero(clicks, impressions, hoursCount),
     };
+    // A purchase's value goes where the purchase went: split on its own, a day's value could land
+    // on a report day that shows no purchase (a value with a count of 0 on screen).
+    let purchaseParts: number[] | undefined;
     for (const k of DAILY_FACT_KEYS) {
       if (!facts[k]) continue;
-      const parts = splitLargestRemainder(facts[k], weightsOf[k] ?? general);
+      const weights = k === 'purchase_value_minor' && purchaseParts ? purchaseParts : (weightsOf[k] ?? general);
+      const parts = splitLargestRemainder(facts[k], weights);
+      if (k === 'purchases') purchaseParts = parts;
       parts.forEach((v, i) => {
         if (v) add(targets[i]!.day, k, v);
       });
