@@ -66,7 +66,7 @@ export interface RulesDriverFigures {
   rows: { adStatsDaily: number; adInsightsHourly: number };
   generateMs: number;
   /** One tick of the job with all 20 rules due. */
-  tick: { ms: number; rules: number; acted: number; failed: number; status: string; byRule: { name: string; level: string; checked: number; matched: number; acted: number; failed: number; skipped: number }[] };
+  tick: { ms: number; rules: number; acted: number; failed: number; status: string; byRule: { name: string; level: string; checked: number; matched: number; acted: number; failed: number; skipped: number; dryRunMs: number; tickMs: number }[] };
   /** Baseline 1: the 20 evaluations as dry runs (reading and deciding, no acting, nothing written). */
   dryRunMs: number;
   /** Baseline 2: the raw GROUP BY of today's ad_stats_daily of every ad (what any evaluation must read at least). */
@@ -100,7 +100,7 @@ interface Layout {
   campaignsPerAccount: number;
 }
 
-function layoutOf(ads: number, accounts: number): Layout {
+export function layoutOf(ads: number, accounts: number): Layout {
   const perAccount = Math.max(ADS_PER_ADSET * ADSETS_PER_CAMPAIGN, Math.round(ads / accounts / (ADS_PER_ADSET * ADSETS_PER_CAMPAIGN)) * ADS_PER_ADSET * ADSETS_PER_CAMPAIGN);
   const campaignsPerAccount = perAccount / (ADS_PER_ADSET * ADSETS_PER_CAMPAIGN);
   return { ads: perAccount * accounts, adsets: campaignsPerAccount * ADSETS_PER_CAMPAIGN * accounts, campaigns: campaignsPerAccount * accounts, accounts, campaignsPerAccount };
@@ -136,7 +136,7 @@ async function control(sim: Simulator, method: 'POST' | 'PUT', route: string, bo
 }
 
 /** Creates the live accounts' campaigns, ad sets and ads in the database's order (account by account, ids ascending). */
-async function createLive(sim: Simulator, layout: Layout, live: number, tz: string): Promise<LiveObjects> {
+export async function createLive(sim: Simulator, layout: Layout, live: number, tz: string): Promise<LiveObjects> {
   const user = await control(sim, 'POST', '/__sim/users', { name: 'Bench Rules', ad_accounts: Array.from({ length: live }, () => ({ currency: 'USD', timezone_name: tz })), pages: 1, pixels: 1 });
   const out: LiveObjects = { token: user.access_token, userId: user.user.id, accounts: user.ad_accounts.map((a: { id: string }) => a.id), campaigns: [], adsets: [], ads: [] };
   const page = user.pages[0].id;
@@ -177,7 +177,7 @@ const spread = (expr: unknown, n: number) => sql`(abs(hashint8((${expr})::bigint
  * and the facts. Live ads are the losers and their ad sets the winners; every other ad spends
  * $10–$30 a day with 1–3 purchases, so the rules read all 100,000 ads and act on the live ones.
  */
-async function generate(db: Db, layout: Layout, liveObjects: LiveObjects, config: Config, today: string, log: (line: string) => void): Promise<number> {
+export async function generate(db: Db, layout: Layout, liveObjects: LiveObjects, config: Config, today: string, log: (line: string) => void): Promise<number> {
   const run = (q: { execute(db: Db): Promise<unknown> }) => q.execute(db);
   const now = new Date();
   const liveAccounts = liveObjects.accounts.length;
@@ -302,7 +302,7 @@ function rules(owner: number): RuleDraftIn[] {
   return out;
 }
 
-async function insertRules(db: Db, owner: number): Promise<number[]> {
+export async function insertRules(db: Db, owner: number): Promise<number[]> {
   const ids: number[] = [];
   const now = new Date();
   for (const input of rules(owner)) {
@@ -363,11 +363,15 @@ async function measureDriver(driver: 'PostgreSQL' | 'PGlite', db: Db, sim: Simul
 
   // Baseline 1: the 20 evaluations as dry runs (the engine's reading and deciding).
   const engine = ruleEngineOf(ctx as never);
+  const dryByRule = new Map<number, number>();
   const dry = async () => {
     const t0 = performance.now();
     for (const id of ruleIds) {
+      const r0 = performance.now();
       const rule = (await findRule(db, id))!;
       await engine.evaluator.dryRun(specOf(rule), rule.owner_user_id, rule.id);
+      const ms = performance.now() - r0;
+      dryByRule.set(id, Math.min(dryByRule.get(id) ?? Infinity, ms));
     }
     return performance.now() - t0;
   };
@@ -381,8 +385,8 @@ async function measureDriver(driver: 'PostgreSQL' | 'PGlite', db: Db, sim: Simul
   const result = await withTimeout(runHostingRulesJob.run(ctx as never), 600_000, 'rules tick');
   const tickMs = performance.now() - t0;
   const tickCalls = graphCalls;
-  const evals = await db.selectFrom('rule_evaluations as e').innerJoin('hosting_rules as r', 'r.id', 'e.rule_id').select(['r.name', 'r.level', 'e.objects_checked', 'e.matched', 'e.acted', 'e.failed', 'e.skipped']).where('e.trigger', '=', 'schedule').orderBy('e.rule_id').execute();
-  const byRule = evals.map((e) => ({ name: e.name, level: e.level, checked: e.objects_checked, matched: e.matched, acted: e.acted, failed: e.failed, skipped: e.skipped }));
+  const evals = await db.selectFrom('rule_evaluations as e').innerJoin('hosting_rules as r', 'r.id', 'e.rule_id').select(['r.id', 'r.name', 'r.level', 'e.objects_checked', 'e.matched', 'e.acted', 'e.failed', 'e.skipped', 'e.started_at', 'e.finished_at']).where('e.trigger', '=', 'schedule').orderBy('e.rule_id').execute();
+  const byRule = evals.map((e) => ({ name: e.name, level: e.level, checked: e.objects_checked, matched: e.matched, acted: e.acted, failed: e.failed, skipped: e.skipped, dryRunMs: dryByRule.get(e.id) ?? NaN, tickMs: e.finished_at && e.started_at ? new Date(e.finished_at).getTime() - new Date(e.started_at).getTime() : NaN }));
   const acted = byRule.reduce((s, r) => s + r.acted, 0);
   const failed = byRule.reduce((s, r) => s + r.failed, 0);
   const notified = (await db.selectFrom('rule_firings').select((eb) => eb.fn.countAll<number>().as('n')).where('outcome', '=', 'notified').executeTakeFirstOrThrow()).n;

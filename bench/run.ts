@@ -309,7 +309,7 @@ function printOrders(o: OrdersSectionFigures) {
 
 function printRules(r: RulesDriverFigures) {
   log(`  ${r.driver}: ${r.ads.toLocaleString('en-US')} ads, ${r.adsets.toLocaleString('en-US')} ad sets, ${r.campaigns.toLocaleString('en-US')} campaigns in ${r.accounts.toLocaleString('en-US')} hosted accounts (${r.liveAccounts} also in the simulator); generated in ${f1(r.generateMs / 1000)} s`);
-  for (const x of r.tick.byRule) log(`    ${x.name.padEnd(42)} ${x.level.padEnd(8)} checked ${String(x.checked).padStart(6)}  matched ${String(x.matched).padStart(4)}  acted ${String(x.acted).padStart(4)}  failed ${x.failed}  skipped ${x.skipped}`);
+  for (const x of r.tick.byRule) log(`    ${x.name.padEnd(42)} ${x.level.padEnd(8)} checked ${String(x.checked).padStart(6)}  matched ${String(x.matched).padStart(4)}  acted ${String(x.acted).padStart(4)}  failed ${x.failed}  skipped ${x.skipped}  dry run ${f0(x.dryRunMs)} ms  in the tick ${f0(x.tickMs)} ms`);
   log(`  tick: ${f0(r.tick.ms)} ms for ${r.tick.rules} rules (${r.tick.status}), ${r.tick.acted} acted, ${r.tick.failed} failed` + (r.aimMet === null ? '' : `; aim < ${AIM_TICK_MS / 1000} s ${r.aimMet ? 'met' : 'MISSED'}`));
   log(`    baselines: the ${RULE_COUNT} rules as dry runs ${f0(r.dryRunMs)} ms (tick / dry runs ${f2(r.tickVsDryRun)}×); raw GROUP BY of today ${f0(r.rawGroupByMs)} ms (tick / raw ${f1(r.tickVsRawGroupBy)}×)`);
   log(
