@@ -18,6 +18,7 @@ import type { AdSyncFigures } from './ad-sync.ts';
 import { AIM_P95_MS, measurePgliteReport, measurePostgresReport, PG_ADS, PGLITE_ADS, preparePostgresCompany, RANGE_DAYS, reportProblems, type DriverReportFigures, type ReportFigures } from './report.ts';
 import type { Latencies } from './user-load.ts';
 import { AIM_COHORT_P95_MS, AIM_ORDERS_PER_S, COHORT_SORT, measureOrders, ORDERS, type OrdersSectionFigures } from './orders.ts';
+import { AIM_TICK_MS, measureRules, RULE_COUNT, type RulesDriverFigures, type RulesFigures } from './rules.ts';
 import { f0, f1, f2, printTable, type Row } from './table.ts';
 
 installCleanupHandlers();
@@ -68,7 +69,7 @@ const loadAverage = () => os.loadavg()[0]!;
  * Sections to run: the arguments (`npm run bench -- report orders`) or BENCH_ONLY (`report,orders`);
  * none runs every section. `api` is the API load, the JavaScript figures and Lighthouse.
  */
-const SECTIONS = ['api', 'upload', 'sync', 'ad-sync', 'report', 'orders'] as const;
+const SECTIONS = ['api', 'upload', 'sync', 'ad-sync', 'report', 'orders', 'rules'] as const;
 type Section = (typeof SECTIONS)[number];
 const asked = [...process.argv.slice(2), ...(process.env.BENCH_ONLY ?? '').split(/[\s,]+/)].map((x) => x.trim()).filter(Boolean);
 const unknown = asked.filter((x) => !(SECTIONS as readonly string[]).includes(x));
@@ -306,6 +307,17 @@ function printOrders(o: OrdersSectionFigures) {
   log(`    bare GET /api/health/live: ${f0(i.bare.rps)} req/s (p50 ${ms(i.bare.p50Ms)}); webhook requests / bare requests: ${f2(i.requestRatio)}; orders stored ${i.storedOrders} for ${i.acceptedEvents} accepted`);
 }
 
+function printRules(r: RulesDriverFigures) {
+  log(`  ${r.driver}: ${r.ads.toLocaleString('en-US')} ads, ${r.adsets.toLocaleString('en-US')} ad sets, ${r.campaigns.toLocaleString('en-US')} campaigns in ${r.accounts.toLocaleString('en-US')} hosted accounts (${r.liveAccounts} also in the simulator); generated in ${f1(r.generateMs / 1000)} s`);
+  for (const x of r.tick.byRule) log(`    ${x.name.padEnd(42)} ${x.level.padEnd(8)} checked ${String(x.checked).padStart(6)}  matched ${String(x.matched).padStart(4)}  acted ${String(x.acted).padStart(4)}  failed ${x.failed}  skipped ${x.skipped}  dry run ${f0(x.dryRunMs)} ms  in the tick ${f0(x.tickMs)} ms`);
+  log(`  tick: ${f0(r.tick.ms)} ms for ${r.tick.rules} rules (${r.tick.status}), ${r.tick.acted} acted, ${r.tick.failed} failed` + (r.aimMet === null ? '' : `; aim < ${AIM_TICK_MS / 1000} s ${r.aimMet ? 'met' : 'MISSED'}`));
+  log(`    baselines: the ${RULE_COUNT} rules as dry runs ${f0(r.dryRunMs)} ms (tick / dry runs ${f2(r.tickVsDryRun)}×); raw GROUP BY of today ${f0(r.rawGroupByMs)} ms (tick / raw ${f1(r.tickVsRawGroupBy)}×)`);
+  log(
+    `  acts: ${f1(r.actsPerS)}/s beyond the dry runs; bare status updates ${f1(r.bareUpdatesPerS)}/s (${f2(r.actsVsBare)}×); ${f1(r.platform.graphCallsPerAct)} Graph calls per act; ` +
+      `platform limits: app ${f1(r.platform.appCallsPerS)} calls/s (acts use ${f2(r.platform.actsVsAppLimit)} of it), one account's writes ${f1(r.platform.accountWritesPerS)}/s`,
+  );
+}
+
 type Results = {
   meta: Record<string, unknown>;
   api: { pglite?: ApiFigures; postgres?: ApiFigures; postgresSkipped?: string; pgliteVsPostgresRps?: number };
@@ -315,6 +327,7 @@ type Results = {
   upload?: UploadFigures;
   report?: ReportFigures;
   orders?: OrdersSectionFigures;
+  rules?: RulesFigures;
   errors: string[];
 };
 
@@ -516,6 +529,18 @@ async function main() {
     }
   }
 
+  if (want('rules')) {
+    log(`\n▸ [${elapsed()}] Rules: ${RULE_COUNT} hosting rules, one evaluation tick of the engine's job, acts against the simulator`);
+    try {
+      results.rules = await measureRules(log);
+      for (const d of [results.rules.postgres, results.rules.pglite]) if (d) printRules(d);
+      errors.push(...results.rules.problems);
+    } catch (err) {
+      errors.push(`rules: ${message(err)}`);
+      log(`  FAILED: ${message(err)}`);
+    }
+  }
+
   // Results file and summary table.
   const dir = path.join(import.meta.dirname, 'results');
   fs.mkdirSync(dir, { recursive: true });
@@ -553,6 +578,12 @@ async function main() {
     rows.push(['Cohort ROI by campaign: p50 ms', f0(c.endpoint.p50Ms), `raw GROUP BY ${f0(c.baseline.p50Ms)}`, f2(c.p50Ratio)]);
     rows.push(['Webhook orders/s', f0(i.ordersPerS), `aim ${AIM_ORDERS_PER_S}`, f2(i.ordersPerS / AIM_ORDERS_PER_S)]);
     rows.push(['Webhook requests/s', f1(i.batches / i.seconds), `bare ${f0(i.bare.rps)}`, f2(i.requestRatio)]);
+  }
+  for (const d of [results.rules?.postgres, results.rules?.pglite]) {
+    if (!d) continue;
+    rows.push([`Rules ${d.driver}: tick ms (${d.ads / 1000}k ads)`, f0(d.tick.ms), `dry runs ${f0(d.dryRunMs)}`, f2(d.tickVsDryRun)]);
+    rows.push([`Rules ${d.driver}: tick ms`, f0(d.tick.ms), `raw GROUP BY ${f0(d.rawGroupByMs)}`, f1(d.tickVsRawGroupBy)]);
+    rows.push([`Rules ${d.driver}: acts/s`, f1(d.actsPerS), `bare updates ${f1(d.bareUpdatesPerS)}`, f2(d.actsVsBare)]);
   }
   for (const r of results.upload?.runs ?? []) {
     const mib = f0(r.bytes / 1024 / 1024);

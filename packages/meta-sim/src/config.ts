@@ -49,6 +49,7 @@ export function defaultSettings(): SimSettings {
     webhook_retry_base_ms: 1000,
     webhook_max_attempts: 8,
     webhook_timeout_ms: 5000,
+    delivery_dynamics: true,
   };
 }
 

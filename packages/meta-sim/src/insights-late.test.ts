@@ -13,7 +13,8 @@ let account: string;
 beforeAll(async () => {
   t = await startTestSim();
   account = t.user.ad_accounts[0].id;
-  await createTree(t, account, { adsetBudget: 30000, ads: 3 });
+  // A budget large enough that a day has purchases to report late even once the creatives tire.
+  await createTree(t, account, { adsetBudget: 100000, ads: 3 });
   // 2026-05-01 in Los Angeles ends at 2026-05-02T07:00Z; look at it one hour later.
   await t.advance('32h');
 });

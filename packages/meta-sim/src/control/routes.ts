@@ -248,6 +248,11 @@ export function controlRoutes({ sim, orders, onReset }: ControlDeps) {
       const b = body(req) as Partial<SimSettings>;
       for (const [k, v] of Object.entries(b)) {
         if (k === 'require_appsecret_proof') store.state.settings.require_appsecret_proof = Boolean(v);
+        else if (k === 'delivery_dynamics' && typeof v === 'boolean') {
+          // Every cached day was computed under the old setting.
+          if (store.state.settings.delivery_dynamics !== v) sim.delivery.clearCache();
+          store.state.settings.delivery_dynamics = v;
+        }
         else if ((SETTING_KEYS as readonly string[]).includes(k) && typeof v === 'number' && v >= 0) {
           store.state.settings[k as (typeof SETTING_KEYS)[number]] = v;
         } else throw new ControlError(`unknown or invalid setting ${k}`);

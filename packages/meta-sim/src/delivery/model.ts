@@ -71,6 +71,59 @@ export const LATE_MAX_MS = 7 * DAY_MS;
 
 /** Finished owner-days kept in memory, counted in ad-hour cells (~100 bytes each). */
 const MAX_CACHED_CELLS = 1_500_000;
+/** Finished owner-day summaries kept (a few numbers each): what later days need of earlier ones. */
+const MAX_CACHED_SUMMARIES = 400_000;
+
+/**
+ * Meta's pacing of a daily budget: a day may spend up to 125 % of it, a calendar week (Sunday to
+ * Saturday, in the ad account's time zone) at most 7 times it, the first week prorated
+ * (Marketing API "Budgets": "up to 125% of the average daily budget … not spend more than 7 times
+ * the average daily budget over a calendar week").
+ */
+export const DAILY_OVERSPEND = 1.25;
+/** Optimization events that end the learning phase, and the window they must fall in (Meta: ~50 in 7 days). */
+export const LEARNING_EVENTS = 50;
+export const LEARNING_WINDOW_MS = 7 * DAY_MS;
+/** A budget change by more than this share restarts learning [U: Meta says "significant"]. */
+const SIGNIFICANT_BUDGET_CHANGE = 0.2;
+/** An ad set that resumes after this long paused learns again (Meta: paused 7 days or more). */
+const LEARNING_PAUSE_RESET_MS = 7 * DAY_MS;
+
+/** Rate multipliers by learning status: weaker and noisier while learning, a little weak when limited. */
+const LEARNING_EFFECT: Record<LearningStatus, { cpm: number; ctr: number; cvr: number; noise: number }> = {
+  LEARNING: { cpm: 1.2, ctr: 0.85, cvr: 0.75, noise: 2 },
+  FAIL: { cpm: 1.1, ctr: 0.92, cvr: 0.85, noise: 1.5 },
+  SUCCESS: { cpm: 1, ctr: 1, cvr: 1, noise: 1 },
+};
+const NEUTRAL = LEARNING_EFFECT.SUCCESS;
+
+export type LearningStatus = 'LEARNING' | 'SUCCESS' | 'FAIL';
+
+/** An ad set's learning phase at some instant (`learning_stage_info`). */
+export interface LearningState {
+  /** The last significant edit (first delivery, budget change > 20 %, new ad, resume after 7 days). */
+  since: number;
+  /** Optimization events since `since` (frozen once the phase is decided). */
+  events: number;
+  status: LearningStatus;
+  /** When the status last changed. */
+  changed_at: number;
+}
+
+/** What later days need of a finished owner-day: its spend and the ad sets' learning at its end. */
+interface DaySummary {
+  spend: number;
+  learning: Map<string, LearningState>;
+}
+
+/** Rate multipliers of one ad-hour. */
+interface Drift {
+  cpm: number;
+  ctr: number;
+  cvr: number;
+  /** Width of the hourly noise relative to the stable state (1). */
+  noise: number;
+}
 
 /** Per-ad traits that stay fixed for the ad's life: a good ad stays good. */
 interface AdTraits {
@@ -82,11 +135,16 @@ interface AdTraits {
   playRate: number;
   /** Seconds after which a play survives with probability 1/e (how gripping the video is). */
   retentionSeconds: number;
+  /** Creative fatigue: delivered days before the rates start to fall, the fall per day, and the floor. */
+  freshDays: number;
+  decayPerDay: number;
+  fatigueFloor: number;
 }
 
 export class DeliveryModel {
   private readonly cache = new Map<string, { cells: Map<string, HourCell[]>; size: number }>();
   private cachedCells = 0;
+  private readonly summaries = new Map<string, DaySummary>();
   private readonly traits = new Map<string, AdTraits>();
   /** Budget owners per account, rebuilt when the store changes (an O(ads) pass). */
   private ownersIndex: { state: unknown; version: number; byAccount: Map<string, BudgetOwner[]> } | undefined;
@@ -98,6 +156,7 @@ export class DeliveryModel {
 
   clearCache(): void {
     this.cache.clear();
+    this.summaries.clear();
     this.cachedCells = 0;
     this.ownersIndex = undefined;
   }
@@ -149,46 +208,81 @@ export class DeliveryModel {
     return byAccount.get(accountId) ?? [];
   }
 
+  /** Learning phase, creative fatigue and overspend on (the default); off = flat rates, days within budget. */
+  dynamics(): boolean {
+    return this.store.state.settings.delivery_dynamics !== false;
+  }
+
   /**
    * Hourly cells of every ad of an owner for one local day, up to `asOf` (the current hour
    * counts in proportion to its elapsed part). Finished days are cached: history only grows
    * at the present, so a finished day never changes.
    */
   ownerDay(owner: BudgetOwner, date: string, asOf: number): Map<string, HourCell[]> {
+    const key = `${owner.id}|${date}`;
+    // Only a day finished by `asOf` may come from the cache (an earlier `asOf` sees part of it).
+    const hit = startOfLocalDay(addDays(date, 1), owner.account.timezone_name) <= asOf ? this.cache.get(key) : undefined;
+    if (hit) {
+      // Refresh its place in the LRU order.
+      this.cache.delete(key);
+      this.cache.set(key, hit);
+      return hit.cells;
+    }
+    return this.computeDay(owner, date, asOf).cells;
+  }
+
+  /** An ad set's learning phase as of `at` (undefined before it first delivers or with dynamics off). */
+  learningState(adsetId: string, at: number): LearningState | undefined {
+    const adset = this.store.state.adsets[adsetId];
+    if (!adset || !this.dynamics()) return undefined;
+    const owner = this.owners(adset.account_id).find((o) => o.id === adsetId || o.id === adset.campaign_id);
+    if (!owner) return undefined;
+    return this.computeDay(owner, localDate(at, owner.account.timezone_name), at).summary.learning.get(adsetId);
+  }
+
+  /** The summary of a finished owner-day, computing the day if it is not remembered. */
+  private summaryOf(owner: BudgetOwner, date: string, asOf: number): DaySummary {
+    const finished = startOfLocalDay(addDays(date, 1), owner.account.timezone_name) <= asOf;
+    return (finished ? this.summaries.get(`${owner.id}|${date}`) : undefined) ?? this.computeDay(owner, date, asOf).summary;
+  }
+
+  private computeDay(owner: BudgetOwner, date: string, asOf: number): { cells: Map<string, HourCell[]>; summary: DaySummary } {
     const tz = owner.account.timezone_name;
     const dayStart = startOfLocalDay(date, tz);
     const dayEnd = startOfLocalDay(addDays(date, 1), tz);
     const until = Math.min(asOf, dayEnd);
     const cacheable = dayEnd <= asOf;
     const key = `${owner.id}|${date}`;
-    if (cacheable) {
-      const hit = this.cache.get(key);
-      if (hit) {
-        // Refresh its place in the LRU order.
-        this.cache.delete(key);
-        this.cache.set(key, hit);
-        return hit.cells;
-      }
-    }
 
     const result = new Map<string, HourCell[]>();
+    const summary: DaySummary = { spend: 0, learning: new Map() };
     const ads = owner.ads.filter((ad) => ad.created_at < until);
-    if (until <= dayStart || ads.length === 0) return result;
+    if (until <= dayStart || ads.length === 0) return { cells: result, summary };
 
     // Per-ad inputs once per day, and plain loops: this runs for every ad-hour of a report.
     const n = ads.length;
+    const dynamic = this.dynamics();
     const intervals: Interval[][] = ads.map((ad) => this.adIntervals(ad, owner.account));
-    const quality = ads.map((ad) => this.adTraits(ad.id).quality);
+    const traits = ads.map((ad) => this.adTraits(ad.id));
     const videoSeconds = ads.map((ad) => this.adVideoSeconds(ad));
     const fractions = new Float64Array(n);
     const raw = new Float64Array(n);
-    const util = between(rng(this.seed, 'util', owner.id, date), 0.82, 0.97);
+    // With dynamics a day aims a little either side of the budget (the week's cap evens it out).
+    const utilRange = dynamic ? [0.78, 1.15] : [0.82, 0.97];
+    const util = between(rng(this.seed, 'util', owner.id, date), utilRange[0]!, utilRange[1]!);
     let spentToday = 0;
+
+    // Learning is per ad set; the ad sets of this owner with their edits and state at the day's start.
+    const adsetIndex = dynamic ? this.learningInputs(owner, ads, intervals, date, dayStart, asOf) : new Map<string, { edits: number[]; goal: string; state?: LearningState }>();
+    const adsetOf = ads.map((ad) => adsetIndex.get(ad.adset_id));
+    // Days of this calendar week before today: their spend and what they were allowed.
+    const week = dynamic ? this.weekBefore(owner, date, asOf) : { spent: 0, allowance: 0, daysLeft: 7 };
 
     // On days without a DST change the k-th slot is local hour k; only DST days ask Intl.
     const plainDay = dayEnd - dayStart === DAY_MS;
     for (let slot = dayStart; slot < until; slot += HOUR_MS) {
       const slotEnd = Math.min(slot + HOUR_MS, until, dayEnd);
+      for (const entry of adsetIndex.values()) entry.state = advanceLearning(entry.edits, entry.state, slot);
       let any = false;
       for (let i = 0; i < n; i++) {
         fractions[i] = coverage(intervals[i]!, slot, slotEnd) / HOUR_MS;
@@ -196,18 +290,21 @@ export class DeliveryModel {
       }
       if (!any) continue;
 
+      const snap = snapshotAt(owner.history, slot);
       const cap = this.dailyCap(owner.history, slot);
+      // A daily budget may be exceeded on a day, within the week's 7 budgets (prorated from the start).
+      const limit = dynamic && snap?.daily_budget !== undefined ? Math.min(Math.floor(cap * DAILY_OVERSPEND), week.allowance + cap * week.daysLeft - week.spent) : cap;
       const hour = plainDay ? (slot - dayStart) / HOUR_MS : localHour(slot + HOUR_MS / 2, tz);
       const hourTarget = (cap * util * DIURNAL[hour]!) / DIURNAL_SUM;
       let qualitySum = 0;
-      for (let i = 0; i < n; i++) if (fractions[i]! > 0) qualitySum += quality[i]!;
+      for (let i = 0; i < n; i++) if (fractions[i]! > 0) qualitySum += traits[i]!.quality;
 
       let rawSum = 0;
       for (let i = 0; i < n; i++) {
-        raw[i] = fractions[i] === 0 ? 0 : ((hourTarget * quality[i]!) / qualitySum) * fractions[i]! * between(rng(this.seed, 'pace', ads[i]!.id, slot), 0.8, 1.2);
+        raw[i] = fractions[i] === 0 ? 0 : ((hourTarget * traits[i]!.quality) / qualitySum) * fractions[i]! * between(rng(this.seed, 'pace', ads[i]!.id, slot), 0.8, 1.2);
         rawSum += raw[i]!;
       }
-      const room = Math.max(0, cap - spentToday);
+      const room = Math.max(0, limit - spentToday);
       const scale = rawSum > room ? room / rawSum : 1;
 
       for (let i = 0; i < n; i++) {
@@ -215,15 +312,93 @@ export class DeliveryModel {
         const ad = ads[i]!;
         const spend = Math.floor(raw[i]! * scale);
         spentToday += spend;
-        const cell = this.deriveCell(ad.id, slot, spend, owner.account.currency, videoSeconds[i]);
+        const learning = adsetOf[i]?.state;
+        const drift = dynamic ? this.drift(traits[i]!, learning?.status, coverage(intervals[i]!, -Infinity, slot) / DAY_MS) : NEUTRAL;
+        const cell = this.deriveCell(ad.id, slot, spend, owner.account.currency, videoSeconds[i], drift);
+        if (learning?.status === 'LEARNING') learning.events += optimizationEvents(adsetOf[i]!.goal, cell);
         let cells = result.get(ad.id);
         if (!cells) result.set(ad.id, (cells = []));
         cells.push(cell);
       }
+      // The phase ends once its events are in; the next hour delivers as a learned ad set.
+      for (const entry of adsetIndex.values()) {
+        const st = entry.state;
+        if (st?.status === 'LEARNING' && st.events >= LEARNING_EVENTS) entry.state = { ...st, status: 'SUCCESS', changed_at: slotEnd };
+      }
     }
 
-    if (cacheable) this.remember(key, result);
-    return result;
+    summary.spend = spentToday;
+    for (const [id, entry] of adsetIndex) {
+      // A day that ended without delivery still decides a phase whose window ran out.
+      const st = entry.state ? advanceLearning(entry.edits, entry.state, until) : advanceLearning(entry.edits, undefined, until);
+      if (st) summary.learning.set(id, st);
+    }
+    if (cacheable) {
+      this.remember(key, result);
+      this.summaries.set(key, summary);
+      if (this.summaries.size > MAX_CACHED_SUMMARIES) this.summaries.delete(this.summaries.keys().next().value!);
+    }
+    return { cells: result, summary };
+  }
+
+  /**
+   * Per ad set of an owner: its significant edits (pure functions of the recorded history, so
+   * back-dating and replays agree), the goal it optimises for, and its learning state at the
+   * start of `date`, carried over from the previous day (at most the 7-day window back).
+   */
+  private learningInputs(owner: BudgetOwner, ads: readonly AdRecord[], intervals: Interval[][], date: string, dayStart: number, asOf: number): Map<string, { edits: number[]; goal: string; state?: LearningState }> {
+    const s = this.store.state;
+    const byAdset = new Map<string, number[]>();
+    ads.forEach((ad, i) => {
+      let list = byAdset.get(ad.adset_id);
+      if (!list) byAdset.set(ad.adset_id, (list = []));
+      list.push(i);
+    });
+    const out = new Map<string, { edits: number[]; goal: string; state?: LearningState }>();
+    const tz = owner.account.timezone_name;
+    for (const [adsetId, idx] of byAdset) {
+      const edits = significantEdits(idx.map((i) => intervals[i]!), owner.history);
+      const goal = s.adsets[adsetId]?.optimization_goal ?? 'LINK_CLICKS';
+      let state: LearningState | undefined;
+      const last = lastAtOrBefore(edits, dayStart - 1);
+      if (last !== undefined) {
+        // The state at the end of yesterday, or of the day the window closed when that is earlier.
+        let ref = addDays(date, -1);
+        const closed = last + LEARNING_WINDOW_MS;
+        if (closed < dayStart && localDate(closed, tz) < ref) ref = localDate(closed, tz);
+        const prev = ref < localDate(last, tz) ? undefined : this.summaryOf(owner, ref, asOf).learning.get(adsetId);
+        state = prev && prev.since === last ? { ...prev } : { since: last, events: 0, status: 'LEARNING', changed_at: last };
+      }
+      out.set(adsetId, { edits, goal, state });
+    }
+    return out;
+  }
+
+  /** Spend of the owner's earlier days of this calendar week (Sunday first) and their budgets. */
+  private weekBefore(owner: BudgetOwner, date: string, asOf: number): { spent: number; allowance: number; daysLeft: number } {
+    const dow = new Date(`${date}T00:00:00Z`).getUTCDay();
+    const tz = owner.account.timezone_name;
+    const started = onIntervals(owner.history)[0]?.[0] ?? Infinity;
+    let spent = 0;
+    let allowance = 0;
+    for (let d = addDays(date, -dow); d < date; d = addDays(d, 1)) {
+      const end = startOfLocalDay(addDays(d, 1), tz);
+      // Days before the owner first ran allow nothing: the first week is prorated.
+      if (end <= started) continue;
+      const snap = snapshotAt(owner.history, end - 1);
+      allowance += snap?.daily_budget ?? 0;
+      spent += this.summaryOf(owner, d, asOf).spend;
+    }
+    return { spent, allowance, daysLeft: 7 - dow };
+  }
+
+  /** Rate multipliers of an ad-hour: learning status of its ad set, and fatigue by delivered days. */
+  private drift(t: AdTraits, status: LearningStatus | undefined, ageDays: number): Drift {
+    const l = LEARNING_EFFECT[status ?? 'LEARNING'];
+    const fatigue = ageDays <= t.freshDays ? 1 : Math.max(t.fatigueFloor, Math.exp(-t.decayPerDay * (ageDays - t.freshDays)));
+    if (fatigue === 1 && l === NEUTRAL) return NEUTRAL;
+    // A worn creative: fewer clicks, fewer of them buy, and the auction charges more to reach anyone new.
+    return { cpm: l.cpm * (1 + 0.4 * (1 - fatigue)), ctr: l.ctr * fatigue, cvr: l.cvr * Math.sqrt(fatigue), noise: l.noise };
   }
 
   /**
@@ -333,6 +508,8 @@ export class DeliveryModel {
         cvr: between(next, 0.01, 0.06),
         playRate: between(next, 0.55, 0.85),
         retentionSeconds: between(next, 3, 14),
+        // Its own stream, so the traits above stay what they were before fatigue existed.
+        ...fatigueTraits(rng(this.seed, 'fatigue', adId)),
       };
       this.traits.set(adId, t);
     }
@@ -383,19 +560,103 @@ export class DeliveryModel {
   }
 
   /** Everything else of an ad-hour follows from its spend and the ad's traits. */
-  private deriveCell(adId: string, slot: number, spend: number, currency: string, videoSeconds?: number): HourCell {
+  private deriveCell(adId: string, slot: number, spend: number, currency: string, videoSeconds: number | undefined, drift: Drift): HourCell {
     const t = this.adTraits(adId);
     const next = rng(this.seed, 'hour', adId, slot);
-    const cpmMinor = Math.max(1, usdToMinor(t.cpmUsd * between(next, 0.85, 1.15), currency));
+    const cpmMinor = Math.max(1, usdToMinor(t.cpmUsd * drift.cpm * noise(next, 0.85, 1.15, drift.noise), currency));
     const impressions = stochasticRound((spend / cpmMinor) * 1000, next());
-    const clicks = stochasticRound(impressions * t.ctr * between(next, 0.8, 1.2), next());
+    const clicks = stochasticRound(impressions * t.ctr * drift.ctr * noise(next, 0.8, 1.2, drift.noise), next());
     const link_clicks = stochasticRound(clicks * between(next, 0.65, 0.9), next());
     const landing_page_views = stochasticRound(link_clicks * between(next, 0.6, 0.9), next());
-    const purchases = stochasticRound(landing_page_views * t.cvr * between(next, 0.7, 1.3), next());
+    const purchases = stochasticRound(landing_page_views * t.cvr * drift.cvr * noise(next, 0.7, 1.3, drift.noise), next());
     const checkouts = purchases + stochasticRound(landing_page_views * between(next, 0.03, 0.1), next());
     const purchase_value = this.orderPrices(adId, slot, purchases, currency).reduce((a, b) => a + b, 0);
     const cell: HourCell = { slot, spend, impressions, clicks, link_clicks, landing_page_views, checkouts, purchases, purchase_value };
     if (videoSeconds !== undefined) cell.video = this.deriveVideo(adId, slot, impressions, videoSeconds);
     return cell;
+  }
+}
+
+/**
+ * Hourly noise in [lo, hi), or that range widened `width` times around its middle. Width 1 draws
+ * exactly what the model drew before it had dynamics, so figures with dynamics off are unchanged.
+ */
+function noise(next: () => number, lo: number, hi: number, width: number): number {
+  if (width === 1) return between(next, lo, hi);
+  const mid = (lo + hi) / 2;
+  const half = ((hi - lo) / 2) * width;
+  return between(next, Math.max(0.05, mid - half), mid + half);
+}
+
+function fatigueTraits(next: () => number): Pick<AdTraits, 'freshDays' | 'decayPerDay' | 'fatigueFloor'> {
+  return { freshDays: between(next, 3, 10), decayPerDay: between(next, 0.03, 0.08), fatigueFloor: between(next, 0.4, 0.7) };
+}
+
+/** The last instant of a sorted list at or before `at`. */
+function lastAtOrBefore(sorted: readonly number[], at: number): number | undefined {
+  let found: number | undefined;
+  for (const x of sorted) {
+    if (x > at) break;
+    found = x;
+  }
+  return found;
+}
+
+/**
+ * Significant edits of an ad set that restart its learning, from its ads' delivery intervals and
+ * its budget owner's history: its first delivery, an ad starting later (a new ad), delivery
+ * resuming after 7 days or more, and a budget change by more than 20 % while it runs.
+ */
+function significantEdits(adIntervals: readonly Interval[][], ownerHistory: readonly DeliverySnapshot[]): number[] {
+  const all = adIntervals.flat().sort((a, b) => a[0] - b[0]);
+  if (all.length === 0) return [];
+  const first = all[0]![0];
+  const edits = new Set<number>([first]);
+  for (const list of adIntervals) {
+    const start = list[0]?.[0];
+    if (start !== undefined && start > first + HOUR_MS) edits.add(start);
+  }
+  let reach = all[0]![1];
+  for (const [from, to] of all) {
+    if (from - reach >= LEARNING_PAUSE_RESET_MS) edits.add(from);
+    reach = Math.max(reach, to);
+  }
+  let prev: number | undefined;
+  for (const snap of ownerHistory) {
+    const budget = snap.daily_budget ?? snap.lifetime_budget;
+    if (budget === undefined) continue;
+    if (prev !== undefined && snap.at > first && Math.abs(budget - prev) > SIGNIFICANT_BUDGET_CHANGE * prev) edits.add(snap.at);
+    prev = budget;
+  }
+  return [...edits].sort((a, b) => a - b);
+}
+
+/** The learning state in force at `at`: restarted by an edit, failed once its window ran out. */
+function advanceLearning(edits: readonly number[], state: LearningState | undefined, at: number): LearningState | undefined {
+  const last = lastAtOrBefore(edits, at);
+  if (last === undefined) return undefined;
+  let st = state && state.since === last ? state : { since: last, events: 0, status: 'LEARNING' as const, changed_at: last };
+  if (st.status === 'LEARNING' && at >= st.since + LEARNING_WINDOW_MS) st = { ...st, status: 'FAIL', changed_at: st.since + LEARNING_WINDOW_MS };
+  return st;
+}
+
+/** Events of an ad-hour that count for the ad set's optimization goal. */
+function optimizationEvents(goal: string, cell: HourCell): number {
+  switch (goal) {
+    case 'OFFSITE_CONVERSIONS':
+    case 'VALUE':
+    case 'APP_INSTALLS_AND_OFFSITE_CONVERSIONS':
+      return cell.purchases;
+    case 'LANDING_PAGE_VIEWS':
+      return cell.landing_page_views;
+    case 'IMPRESSIONS':
+    case 'REACH':
+      return cell.impressions;
+    case 'THRUPLAY':
+      return cell.video?.thruplays ?? 0;
+    case 'LINK_CLICKS':
+      return cell.link_clicks;
+    default:
+      return cell.clicks;
   }
 }

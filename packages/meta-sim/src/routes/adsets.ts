@@ -244,14 +244,26 @@ function updateAdSet(ctx: GraphContext, s: AdSetRecord): unknown {
 /** Conversions needed in 7 days to leave the learning phase (Meta's published rule of thumb). */
 const LEARNING_CONVERSIONS = 50;
 
+/**
+ * `learning_stage_info` (AdCampaignLearningStageInfo): the delivery model's learning phase —
+ * LEARNING until 50 optimization events since the last significant edit, SUCCESS once they are
+ * in, FAIL ("Learning limited") when 7 days pass without them. With delivery dynamics off, the
+ * older rule of thumb: 50 purchases in the last 7 days.
+ */
 function learningStage(ctx: GraphContext, s: AdSetRecord): unknown {
+  const attribution_windows = ['7d_click', '1d_view'];
+  if (ctx.sim.delivery.dynamics()) {
+    const st = ctx.sim.delivery.learningState(s.id, ctx.now);
+    if (!st) return { status: 'LEARNING', conversions: 0, attribution_windows };
+    return { status: st.status, conversions: st.events, last_sig_edit_ts: Math.floor(st.since / 1000), attribution_windows };
+  }
   const owners = ctx.sim.delivery.owners(s.account_id).filter((o) => o.id === s.id || o.id === s.campaign_id);
   const ads = new Set(Object.values(ctx.sim.store.state.ads).filter((a) => a.adset_id === s.id).map((a) => a.id));
   const conversions = ctx.sim.delivery.sumCells(owners, ctx.now - 7 * DAY_MS, ctx.now, ads).purchases;
   return {
     status: conversions >= LEARNING_CONVERSIONS ? 'SUCCESS' : 'LEARNING',
     conversions,
-    attribution_windows: ['7d_click', '1d_view'],
+    attribution_windows,
   };
 }
 

@@ -378,6 +378,11 @@ export interface SimSettings {
   webhook_max_attempts: number;
   /** Order webhook: real ms to wait for an answer. */
   webhook_timeout_ms: number;
+  /**
+   * Learning phase, creative fatigue and daily overspend (up to 125 % a day, 7× a week) in the
+   * delivery model. Off: flat per-ad rates and days within their budget, as before they existed.
+   */
+  delivery_dynamics: boolean;
 }
 
 export interface SimState {

@@ -5,7 +5,7 @@ import { createAdOperations } from '../ad-data/ad-ops.service.ts';
 import { createAdSync } from '../ad-data/ad-sync.service.ts';
 import { createNotificationService } from '../notifications/notifications.service.ts';
 import { dueSlot, tickOf } from './rules.engine.ts';
-import { createRuleEvaluator, specOf } from './rules.evaluator.ts';
+import { createRuleEvaluator, createTickMemo, specOf } from './rules.evaluator.ts';
 import { addFailure, clearFailures, enabledRules, findRule, markRuleEvaluated, switchOffFailing, syncStates, type RuleRow } from './rules.repository.ts';
 import { RULES_JOB } from './rules.service.ts';
 
@@ -133,9 +133,11 @@ export const runHostingRulesJob = defineJob<RulesJobData>({
       }
       await refresh(ctx, engine, [...accounts], REFRESH_AFTER_MS);
     }
+    // The due rules read the same objects and figures: once per tick.
+    const memo = createTickMemo(due.map(({ rule }) => specOf(rule)));
     for (const [i, { rule, slot }] of due.entries()) {
       ctx.signal.throwIfAborted();
-      const res = await engine.evaluator.run(rule, 'schedule', slot);
+      const res = await engine.evaluator.run(rule, 'schedule', slot, memo);
       await markRuleEvaluated(ctx.db, rule.id, { last_slot_at: slot, last_evaluated_at: now });
       await afterRun(ctx, engine, rule, res);
       if (res) {
