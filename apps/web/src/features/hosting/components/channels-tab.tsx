@@ -37,7 +37,6 @@ function ChannelForm({ open, channel, onClose }: { open: boolean; channel: Notif
     if (!open) return;
     form.resetFields();
     previous.current = [];
-    setIssues([]);
     form.setFieldsValue(
       channel
         ? {
@@ -66,15 +65,21 @@ function ChannelForm({ open, channel, onClose }: { open: boolean; channel: Notif
     try {
       await save.mutateAsync(body as z.input<typeof saveChannelBodySchema>);
       message.success(t('channels.saved'));
-      onClose();
+      close();
     } catch (err) {
       applyFieldErrors(form, err);
     }
   };
 
+  // The messages of a previous opening go with it.
+  const close = () => {
+    setIssues([]);
+    onClose();
+  };
+
   const editing = channel !== null;
   return (
-    <Modal open={open} onCancel={onClose} title={editing ? t('channels.editTitle') : t('channels.createTitle')} onOk={() => void onSave()} okText={tc('actions.save', { defaultValue: 'OK' })} confirmLoading={save.isPending} width={640} destroyOnHidden>
+    <Modal open={open} onCancel={close} title={editing ? t('channels.editTitle') : t('channels.createTitle')} onOk={() => void onSave()} okText={tc('actions.save', { defaultValue: 'OK' })} confirmLoading={save.isPending} width={640} destroyOnHidden>
       <Form form={form} layout="vertical" aria-label="channel-form" requiredMark={false}>
         <Flex gap={12}>
           <Form.Item label={t('channels.name')} name="name" style={{ flex: 1 }}>

@@ -12,12 +12,12 @@ const WINDOWS = ['today', 'yesterday', 'last_hours', 'last_days', 'lifetime'] as
 export const blankCondition = (): Partial<RuleCondition> => ({ metric: 'spend', operator: 'gte', value: undefined, window: { type: 'today' } });
 export const blankTree = () => ({ match: 'all' as const, groups: [{ match: 'all' as const, conditions: [blankCondition()] }] });
 
-/** N of a window counted in hours or days; shown only for those windows. */
-function WindowN({ path, label }: { path: Path; label: string }) {
+/** N of a window counted in hours or days; shown only for those windows. `path` is the window's place in the form, `name` its place in the list. */
+function WindowN({ path, name, label }: { path: Path; name: Path; label: string }) {
   const type = Form.useWatch([...path, 'type']) as string | undefined;
   if (type !== 'last_hours' && type !== 'last_days') return null;
   return (
-    <Form.Item name={[...path, 'n']} noStyle>
+    <Form.Item name={[...name, 'n']} style={{ marginBottom: 0 }}>
       <InputNumber aria-label={label} min={1} max={type === 'last_hours' ? 72 : 90} precision={0} style={{ width: 70 }} placeholder="N" />
     </Form.Item>
   );
@@ -29,6 +29,9 @@ function WindowN({ path, label }: { path: Path; label: string }) {
  */
 export function ConditionsBuilder({ path, lang }: { path: Path; lang: Lang }) {
   const { t } = useTranslation('rules');
+  const form = Form.useFormInstance();
+  // A counted window starts at 24 hours or 7 days.
+  const windowChosen = (at: Path, type: string) => form.setFieldValue([...at, 'n'], type === 'last_hours' ? 24 : type === 'last_days' ? 7 : undefined);
   const metricOptions = RULE_METRICS.map((m) => ({ value: m, label: ruleMetricTitle(m, lang) }));
   const operatorOptions = ruleOperatorSchema.options.map((o) => ({ value: o, label: RULE_OPERATOR_SIGN[o] }));
   const windowOptions = WINDOWS.map((w) => ({ value: w, label: t(`window.${w}`) }));
@@ -65,9 +68,9 @@ export function ConditionsBuilder({ path, lang }: { path: Path; lang: Lang }) {
                             <Select options={metricOptions} showSearch optionFilterProp="label" style={{ width: 180 }} aria-label={t('editor.metric')} />
                           </Form.Item>
                           <Form.Item name={[c.name, 'window', 'type']} style={{ marginBottom: 0 }}>
-                            <Select options={windowOptions} style={{ width: 120 }} aria-label={t('editor.window')} />
+                            <Select options={windowOptions} style={{ width: 120 }} aria-label={t('editor.window')} onChange={(type: string) => windowChosen([...path, 'groups', g.name, 'conditions', c.name, 'window'], type)} />
                           </Form.Item>
-                          <WindowN path={[...path, 'groups', g.name, 'conditions', c.name, 'window']} label={t('editor.n')} />
+                          <WindowN path={[...path, 'groups', g.name, 'conditions', c.name, 'window']} name={[c.name, 'window']} label={t('editor.n')} />
                           <Form.Item name={[c.name, 'operator']} style={{ marginBottom: 0 }}>
                             <Select options={operatorOptions} style={{ width: 64 }} aria-label={t('editor.operator')} />
                           </Form.Item>

@@ -80,9 +80,14 @@ export function RuleEditor({ open, id, initial, lang, onClose }: Props) {
     if (!open) return;
     form.resetFields();
     form.setFieldsValue({ stop_loss: { enabled: false, revive: true, revive_conditions: null }, notify: { channel_ids: [], on_fire: true, on_failure: true }, filters: { name_contains: [], name_excludes: [], drama_ids: [], product_ids: [] }, ...initial });
-    setIssues([]);
     errorPaths.current = [];
   }, [open, initial, form]);
+
+  // The messages of a previous opening go with it.
+  const close = () => {
+    setIssues([]);
+    onClose();
+  };
 
   const scopeType = Form.useWatch(['scope', 'type'], form) as string | undefined;
   const actionType = Form.useWatch(['action', 'type'], form) as RuleActionType | undefined;
@@ -110,7 +115,7 @@ export function RuleEditor({ open, id, initial, lang, onClose }: Props) {
     try {
       await save.mutateAsync({ id, rule: draft });
       message.success(t('editor.saved'));
-      onClose();
+      close();
     } catch (err) {
       applyFieldErrors(form, err);
     }
@@ -134,14 +139,14 @@ export function RuleEditor({ open, id, initial, lang, onClose }: Props) {
   return (
     <Drawer
       open={open}
-      onClose={onClose}
+      onClose={close}
       size={820}
       title={id ? t('editor.editTitle') : t('editor.createTitle')}
       destroyOnHidden
       {...focusReturn}
       footer={
         <Flex justify="end" gap={8}>
-          <Button onClick={onClose}>{tc('actions.cancel')}</Button>
+          <Button onClick={close}>{tc('actions.cancel')}</Button>
           <Button icon={<ExperimentOutlined />} loading={dryRun.isPending} onClick={() => void onDryRun()}>
             {t('editor.dryRun')}
           </Button>
