@@ -198,8 +198,11 @@ export function ChannelsTab() {
   const [testResult, setTestResult] = useState<{ channel: NotificationChannel; delivery: NotificationDelivery } | null>(null);
 
   const sendTest = async (c: NotificationChannel) => setTestResult({ channel: c, delivery: await test.mutateAsync(c.id) });
-  const setEnabled = (c: NotificationChannel, enabled: boolean) =>
-    save.mutate({ id: c.id, name: c.name, type: c.type, enabled, system_alerts: c.system_alerts, lang: c.lang, rate_limit_per_minute: c.rate_limit_per_minute, ...(c.email && { email: { ...c.email, has_password: undefined } as never }) });
+  // Secrets are left out: the server keeps the stored ones.
+  const setEnabled = (c: NotificationChannel, enabled: boolean) => {
+    const e = c.email;
+    save.mutate({ id: c.id, name: c.name, type: c.type, enabled, system_alerts: c.system_alerts, lang: c.lang, rate_limit_per_minute: c.rate_limit_per_minute, ...(e && { email: { smtp_host: e.smtp_host, smtp_port: e.smtp_port, smtp_secure: e.smtp_secure, smtp_user: e.smtp_user, from: e.from, to: e.to } }) });
+  };
 
   const columns: ListColumn<NotificationChannel>[] = [
     { key: 'name', title: t('channels.columns.name'), width: 160, fixed: 'left', render: (_, c) => <Typography.Text strong>{c.name}</Typography.Text> },

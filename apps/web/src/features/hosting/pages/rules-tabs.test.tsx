@@ -161,6 +161,38 @@ describe('hosting rules screens', { timeout: 60_000 }, () => {
     expect(screen.queryByTestId('rule-issues')).toBeNull();
   });
 
+  it('runs a rule now after a confirmation, follows its task, and opens its history', async () => {
+    const { api, user, router } = setup('/operation/account?view=rules', { firings: [firing(1, 'acted')] });
+    await screen.findByText('Stop-loss US');
+    await user.click(rowOf('Stop-loss US').getByRole('button', { name: 'Run now Stop-loss US' }));
+    const confirm = await findDialog('Run rule "Stop-loss US" now?');
+    expect(confirm.getByText(/refreshes today’s figures/)).toBeTruthy();
+    await user.click(confirm.getByRole('button', { name: 'Run now' }));
+    await waitFor(() => expect(api.lastBody('/hosting-rules/run_now')).toEqual({ id: 1 }));
+    const run = await findDialog('Running rule: Stop-loss US');
+    await waitFor(() => expect(api.count('/tasks/get')).toBeGreaterThan(1));
+    await user.click(run.getByRole('button', { name: 'History' }));
+    await waitFor(() => expect(api.lastBody('/rule-history/firings')).toMatchObject({ rule_id: 1 }));
+    expect(new URLSearchParams(router.state.location.search).get('view')).toBe('history');
+  });
+
+  it('starts a counted window at 7 days and sends its N', async () => {
+    const { api, user } = setup('/operation/account?view=rules');
+    await screen.findByText('Stop-loss US');
+    await user.click(screen.getByRole('button', { name: /New rule/ }));
+    await user.click(await screen.findByRole('menuitem', { name: /^Blank rule/ }));
+    const editor = await findDialog('New rule');
+    await user.type(editor.getByRole('textbox', { name: 'Rule name' }), 'Week spend');
+    const cond = within(screen.getByTestId('condition-0-0'));
+    await user.type(cond.getByRole('spinbutton', { name: 'Value' }), '100');
+    await user.click(cond.getByRole('combobox', { name: 'Window' }));
+    await user.click(await screen.findByTitle('Last N days'));
+    expect((await cond.findByRole('spinbutton', { name: 'N' }) as HTMLInputElement).value).toBe('7');
+    await user.click(editor.getByRole('button', { name: /Dry run/ }));
+    await waitFor(() => expect(api.lastBody('/hosting-rules/dry_run')).toMatchObject({ rule: { conditions: { groups: [{ conditions: [{ metric: 'spend', value: 100, window: { type: 'last_days', n: 7 } }] }] } } }));
+    expect(await screen.findByText('Nothing matches right now.')).toBeTruthy();
+  });
+
   it('shows the history of firings with their figures, filters it and exports it', async () => {
     const { api, user } = setup('/operation/account?view=history', { firings: [firing(1, 'acted'), firing(2, 'failed')] });
     const row = await waitFor(() => rowOf('Ad loser 1'));
