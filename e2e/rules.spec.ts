@@ -110,4 +110,21 @@ test('create a stop-loss rule from its template, dry-run it, switch it on, and f
   // 关闭日志: the pause, done by the rule.
   await page.goto('/advertising/close-log');
   await expect(row(page, names.ad)).toContainText('关闭');
+
+  // Screenshots for a look at the screens (RULES_SHOTS=<dir>): rules, the editor and the history, light and dark.
+  const shots = process.env.RULES_SHOTS;
+  if (shots) {
+    for (const theme of ['light', 'dark'] as const) {
+      if (theme === 'dark') await page.getByTestId('toggle-theme').click();
+      await page.goto('/operation/account?view=history');
+      await expect(row(page, names.ad)).toBeVisible();
+      await page.screenshot({ path: `${shots}/history-${theme}.png`, fullPage: true });
+      await page.goto('/operation/account?view=rules');
+      await row(page, names.rule).getByRole('button', { name: `编辑 ${names.rule}` }).click();
+      await expect(page.locator('.ant-drawer').filter({ hasText: '编辑规则' })).toBeVisible();
+      await page.screenshot({ path: `${shots}/editor-${theme}.png` });
+      await page.keyboard.press('Escape');
+      await expect(page.locator('.ant-drawer').filter({ hasText: '编辑规则' })).toBeHidden();
+    }
+  }
 });

@@ -103,7 +103,7 @@ export function RulesTab({ onHistory }: { onHistory: (ruleId: number) => void })
           <Space size={4} wrap>
             <Tag>{t(`level.${r.level}`)}</Tag>
             {r.template && <Tag color="blue">{t(`template.${r.template}`)}</Tag>}
-            {r.stop_loss.enabled && <Tag color="volcano">{t('editor.stopLoss')}</Tag>}
+            {r.stop_loss.enabled && r.template !== 'stop_loss' && <Tag color="volcano">{t('editor.stopLoss')}</Tag>}
           </Space>
         </Flex>
       ),
