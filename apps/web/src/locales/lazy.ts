@@ -6,6 +6,7 @@ import type hosting from './zh-CN/hosting';
 import type materials from './zh-CN/materials';
 import type orders from './zh-CN/orders';
 import type publish from './zh-CN/publish';
+import type rules from './zh-CN/rules';
 
 /**
  * Namespaces that travel with their screens instead of the eager bundle (the login page never
@@ -20,6 +21,7 @@ export interface LazyResources {
   materials: typeof materials;
   orders: typeof orders;
   publish: typeof publish;
+  rules: typeof rules;
 }
 
 /** Adds both languages of a namespace once (importing a namespace module twice is harmless). */

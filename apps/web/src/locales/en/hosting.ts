@@ -11,8 +11,8 @@ export default {
     budgetCapBody: 'Limit ad set daily budgets and how often they change, to avoid overspend and the platform’s budget-change limits.',
     audit: 'Every action on record',
     auditBody: 'Each firing keeps the figures that triggered it, the values before and after, and the result.',
-    notYet: 'The rules engine is not built yet',
-    notYetBody: 'No rule runs today. Adding accounts to hosting or removing them only marks them; nothing changes on Facebook. Once the engine is live, rules act on hosted accounts only.',
+    notYet: 'Rules act on hosted accounts only',
+    notYetBody: 'Adding accounts to hosting or removing them changes nothing on Facebook by itself; rules that are on check hosted accounts on their schedule and act through Facebook when their conditions hold. Set them under "Rules"; see every act under "History".',
   },
   stats: {
     hosted: 'Hosted',
@@ -33,7 +33,7 @@ export default {
   confirmAdd: {
     title_one: 'Add {{count}} ad account to hosting?',
     title_other: 'Add {{count}} ad accounts to hosting?',
-    body: 'Once the rules engine is live it will watch these accounts. No rule runs yet, and nothing changes on Facebook.',
+    body: 'Rules that are on will watch these accounts and may act on their ads. Adding them changes nothing on Facebook by itself.',
   },
   confirmRemove: {
     title_one: 'Remove {{count}} ad account from hosting?',

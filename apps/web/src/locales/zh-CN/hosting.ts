@@ -9,8 +9,8 @@ export default {
     budgetCapBody: '限制广告组的日预算和调整频率，避免超支或触发平台的预算修改限制。',
     audit: '全程留痕',
     auditBody: '每次执行都会记录触发它的数据、修改前后的值和结果，可随时查看。',
-    notYet: '规则引擎尚未上线',
-    notYetBody: '目前没有任何规则在运行。加入或移出托管只是标记这些账户，不会对 Facebook 上的广告做任何改动；规则引擎上线后，规则只会作用于托管中的账户。',
+    notYet: '规则只作用于托管中的账户',
+    notYetBody: '加入或移出托管本身不会改动 Facebook 上的广告；开启的规则会按频率检查托管中的账户，条件满足时通过 Facebook 执行操作。在「规则」中设置，在「历史」中查看每次执行。',
   },
   stats: {
     hosted: '托管中',
@@ -31,7 +31,7 @@ export default {
   confirmAdd: {
     title_one: '将 {{count}} 个广告账户加入托管？',
     title_other: '将 {{count}} 个广告账户加入托管？',
-    body: '加入后，规则引擎上线时会看管这些账户。目前没有规则在运行，Facebook 上的广告不会有任何变化。',
+    body: '加入后，开启的规则会看管这些账户并可能对其中的广告执行操作。加入这一步本身，Facebook 上的广告不会有任何变化。',
   },
   confirmRemove: {
     title_one: '将 {{count}} 个广告账户移出托管？',

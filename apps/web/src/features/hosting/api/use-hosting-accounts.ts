@@ -7,6 +7,8 @@ import { urlInt } from '@/components/list-kit';
 
 /** The hosting screen's state in the URL: which side (hosted or not) and its filters, sort and page. */
 export const hostingQuerySchema = pageBodySchema.extend({
+  /** The screen's part (托管账户 when absent); each part keeps its own state beside it. */
+  view: z.literal('accounts').optional(),
   tab: z.enum(['hosted', 'available']).default('hosted'),
   sort_field: z.enum(AD_ACCOUNT_SORT_FIELDS).optional(),
   keyword: z.string().trim().max(100).optional(),
@@ -20,7 +22,7 @@ export type HostingPage = z.infer<typeof hostingPageSchema>;
 
 /** The /ad-accounts/list body of one side of the screen. */
 export function hostingBody(q: HostingQuery, hosted: boolean): ListAdAccountsBody {
-  const { tab: _tab, ...rest } = q;
+  const { tab: _tab, view: _view, ...rest } = q;
   return { ...rest, hosted };
 }
 

@@ -4,10 +4,10 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
 /**
- * What hosting does, said plainly: rules (stop-loss, budget caps) will watch hosted accounts;
- * the rules engine is not built yet, so nothing runs and nothing changes on the platform.
+ * What hosting does, said plainly: rules (stop-loss, budget caps) watch hosted accounts and act
+ * on them through the platform; only hosted accounts are acted on.
  */
-export function HostingExplainer({ hostedCount, availableCount }: { hostedCount: number | undefined; availableCount: number | undefined }) {
+export function HostingExplainer({ hostedCount, availableCount, rulesOn }: { hostedCount: number | undefined; availableCount: number | undefined; rulesOn: number | undefined }) {
   const { t } = useTranslation('hosting');
   const { token } = theme.useToken();
   const rule = (icon: ReactNode, title: string, body: string) => (
@@ -43,14 +43,14 @@ export function HostingExplainer({ hostedCount, availableCount }: { hostedCount:
                 {rule(<SafetyOutlined />, t('explain.audit'), t('explain.auditBody'))}
               </Col>
             </Row>
-            <Alert type="warning" showIcon icon={<InfoCircleOutlined />} title={t('explain.notYet')} description={t('explain.notYetBody')} data-testid="rules-not-built" />
+            <Alert type="info" showIcon icon={<InfoCircleOutlined />} title={t('explain.notYet')} description={t('explain.notYetBody')} data-testid="rules-hosted-only" />
           </Flex>
         </Col>
         <Col xs={24} xl={8}>
           <Flex gap={32} justify="center" align="center" style={{ height: '100%' }}>
             <Statistic title={t('stats.hosted')} value={hostedCount ?? '-'} />
             <Statistic title={t('stats.available')} value={availableCount ?? '-'} />
-            <Statistic title={t('stats.rules')} value={0} />
+            <Statistic title={t('stats.rules')} value={rulesOn ?? '-'} />
           </Flex>
         </Col>
       </Row>

@@ -5,6 +5,7 @@ import { assetsBackend } from '@/testing/assets-backend';
 import { findDialog, rowOf } from '@/testing/dom';
 import { mockApi } from '@/testing/mock-api';
 import { renderScreen } from '@/testing/render';
+import { rulesBackend } from '@/testing/rules-backend';
 import HostingPage from './hosting-page';
 
 function setup(url = '/operation/account') {
@@ -15,20 +16,21 @@ function setup(url = '/operation/account') {
       buildAdAccount({ id: 3, name: 'JP Shop', hosted: false, platform: 'ec', currency: 'JPY', amount_spent: 5000 }),
     ],
   });
-  const api = mockApi(backend.handlers);
+  const api = mockApi({ ...backend.handlers, ...rulesBackend().handlers });
   const view = renderScreen(<HostingPage />, { url });
   return { ...view, api, backend };
 }
 
 describe('hosting page', { timeout: 60_000 }, () => {
-  it('explains what hosting does and that no rule runs yet, and lists the hosted accounts', async () => {
+  it('explains what hosting does and that rules act on hosted accounts only, and lists the hosted accounts', async () => {
     const { api } = setup();
     expect(screen.getByRole('heading', { name: 'Hosted ad accounts' })).toBeTruthy();
     const explainer = within(screen.getByTestId('hosting-explainer'));
     expect(explainer.getByText('Stop-loss')).toBeTruthy();
     expect(explainer.getByText('Budget caps')).toBeTruthy();
-    expect(within(explainer.getByTestId('rules-not-built')).getByText(/No rule runs today/)).toBeTruthy();
-    expect(within(explainer.getByTestId('rules-not-built')).getByText(/nothing changes on Facebook/)).toBeTruthy();
+    expect(within(explainer.getByTestId('rules-hosted-only')).getByText('Rules act on hosted accounts only')).toBeTruthy();
+    expect(within(explainer.getByTestId('rules-hosted-only')).getByText(/changes nothing on Facebook by itself/)).toBeTruthy();
+    expect(screen.getByRole('tab', { name: 'Hosted accounts' })).toBeTruthy();
 
     await screen.findByText('US Drama 01');
     expect(screen.queryByText('JP Shop')).toBeNull();
@@ -51,7 +53,7 @@ describe('hosting page', { timeout: 60_000 }, () => {
     await user.click(rowOf('JP Shop').getByRole('checkbox'));
     await user.click(within(screen.getByTestId('selection-bar')).getByRole('button', { name: /Add to hosting/ }));
     const confirm = await findDialog('Add 2 ad accounts to hosting?');
-    expect(confirm.getByText(/No rule runs yet, and nothing changes on Facebook/)).toBeTruthy();
+    expect(confirm.getByText(/Adding them changes nothing on Facebook by itself/)).toBeTruthy();
     await user.click(confirm.getByRole('button', { name: 'Cancel' }));
     expect(api.count('/ad-accounts/set_hosted')).toBe(0);
 
