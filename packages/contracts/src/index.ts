@@ -17,3 +17,4 @@ export * from './endpoints/index.ts';
 export * from './preferences.ts';
 export * from './orders.ts';
 export * from './publish.ts';
+export * from './start.ts';
