@@ -35,6 +35,8 @@ import { createNotificationService } from './features/notifications/notification
 import { overviewRoutes } from './features/overview/overview.routes.ts';
 import { publishRoutes } from './features/publish/publish.routes.ts';
 import { createPublishService } from './features/publish/publish.service.ts';
+import { postRoutes } from './features/posts/posts.routes.ts';
+import { createPostService } from './features/posts/posts.service.ts';
 import { startRoutes } from './features/start/start.routes.ts';
 import { createStartService } from './features/start/start.service.ts';
 import { createOverviewService } from './features/overview/overview.service.ts';
@@ -243,6 +245,7 @@ export async function buildApp({
       await api.register(dimReportRoutes(dimReports));
       await api.register(publishRoutes(publish));
       await api.register(startRoutes(createStartService({ db, clock, jobs })));
+      await api.register(postRoutes(createPostService({ db, clock, jobs, materials })));
       await api.register(ruleRoutes(rules));
       await api.register(notificationRoutes(notifications, rules.rulesPerChannel));
     },

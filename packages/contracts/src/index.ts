@@ -18,3 +18,4 @@ export * from './preferences.ts';
 export * from './orders.ts';
 export * from './publish.ts';
 export * from './start.ts';
+export * from './posts.ts';

@@ -9,6 +9,7 @@ import { overview } from './overview.ts';
 import { publish, publishSchemes, publishTemplates } from './publish.ts';
 import { userPreferences } from './preferences.ts';
 import { startTasks } from './start.ts';
+import { pagePosts } from './posts.ts';
 import { session, sysDepartments, sysMenus, sysRoles, sysUsers } from './sys.ts';
 
 export * from './define.ts';
@@ -48,6 +49,7 @@ export const endpoints = {
   publishSchemes,
   publishTemplates,
   startTasks,
+  pagePosts,
   hostingRules,
   ruleHistory,
   notificationChannels,
