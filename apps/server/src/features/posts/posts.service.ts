@@ -175,7 +175,8 @@ export const pagePostsJob = defineJob<{ batch_id: string }>({
   description: { zh: '用主页令牌在所选主页上创建帖子（视频、图片或链接），逐条记录结果；中断后先查找再重发，不重复发帖。', en: 'Creates posts (video, photo or link) on the chosen pages with their page tokens, one result per post; after an interruption it looks a post up before sending it again.' },
   defaultSchedule: null,
   retryLimit: 3,
-  retryDelaySeconds: 5,
+  // A retry looks the lost post up first: no reason to wait long.
+  retryDelaySeconds: 2,
   expireInSeconds: 3600,
   concurrency: { perKey: true, max: 4 },
   async run(ctx) {
