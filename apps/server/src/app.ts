@@ -35,6 +35,10 @@ import { createNotificationService } from './features/notifications/notification
 import { overviewRoutes } from './features/overview/overview.routes.ts';
 import { publishRoutes } from './features/publish/publish.routes.ts';
 import { createPublishService } from './features/publish/publish.service.ts';
+import { postRoutes } from './features/posts/posts.routes.ts';
+import { createPostService } from './features/posts/posts.service.ts';
+import { startRoutes } from './features/start/start.routes.ts';
+import { createStartService } from './features/start/start.service.ts';
 import { createOverviewService } from './features/overview/overview.service.ts';
 import { pageRoutes } from './features/pages/pages.routes.ts';
 import { createPageService } from './features/pages/pages.service.ts';
@@ -240,6 +244,8 @@ export async function buildApp({
       await api.register(adDataRoutes({ reports: adReports, ops: adOps, logs: adLogs, fx }));
       await api.register(dimReportRoutes(dimReports));
       await api.register(publishRoutes(publish));
+      await api.register(startRoutes(createStartService({ db, clock, jobs })));
+      await api.register(postRoutes(createPostService({ db, clock, jobs, materials })));
       await api.register(ruleRoutes(rules));
       await api.register(notificationRoutes(notifications, rules.rulesPerChannel));
     },

@@ -17,3 +17,5 @@ export * from './endpoints/index.ts';
 export * from './preferences.ts';
 export * from './orders.ts';
 export * from './publish.ts';
+export * from './start.ts';
+export * from './posts.ts';

@@ -373,6 +373,17 @@ export const errorMessages = {
   JOB_PUBLISH_NOTHING: { zh: '方案没有待创建的项目', en: 'The scheme has nothing left to create' },
   JOB_PUBLISH_START_DONE: { zh: '已开启 {count} 个广告系列', en: '{count} campaigns switched on' },
   JOB_PUBLISH_START_FAILED: { zh: '开启失败 {failed} 个（成功 {count} 个）：{first}', en: '{failed} could not be switched on ({count} did): {first}' },
+  JOB_START_OFF_DONE: { zh: '已关闭 {count} 个广告系列', en: '{count} campaigns switched off' },
+  JOB_START_OFF_FAILED: { zh: '关闭失败 {failed} 个（成功 {count} 个）：{first}', en: '{failed} could not be switched off ({count} did): {first}' },
+  START_TIME_PAST: { zh: '开启时间已过，请选择将来的时间或立即开启', en: 'The start time has passed: choose a later time or start now.' },
+  START_OFF_BEFORE_ON: { zh: '关闭时间须晚于开启时间和当前时间', en: 'The switch-off time must come after the start time and after now.' },
+  START_NOT_PENDING: { zh: '只能取消尚未执行的任务', en: 'Only a task that has not run yet can be cancelled.' },
+  START_TASK_NOT_FOUND: { zh: '启动任务不存在或不在你的数据范围内', en: 'The start task does not exist or is outside your scope.' },
+  JOB_POSTS_DONE: { zh: '帖子创建完成：成功 {ok} 个，失败 {failed} 个', en: 'Posts created: {ok} done, {failed} failed' },
+  POST_PAGE_NO_TOKEN: { zh: '没有可用的个号主页令牌可以在该主页发帖', en: 'No personal account holds a working token of this page.' },
+  POST_PAGE_NOT_ALLOWED: { zh: '主页不存在或你无权使用', en: 'The page does not exist or you may not use it.' },
+  POST_MATERIAL_NOT_FOUND: { zh: '素材不存在或不在你的数据范围内', en: 'The material does not exist or is outside your scope.' },
+  POST_MATERIAL_KIND: { zh: '只能用视频或图片素材发帖', en: 'Only video and image materials can be posted.' },
 } as const satisfies Record<string, Record<Lang, string>>;
 
 export type ErrorKey = keyof typeof errorMessages;

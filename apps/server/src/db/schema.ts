@@ -1106,3 +1106,31 @@ export interface DB {
   notification_channels: NotificationChannelsTable;
   notifications: NotificationsTable;
 }
+
+// Page posts (migration 0018_page_posts; features/posts).
+export interface PagePostsTable {
+  id: Generated<number>;
+  batch_id: string;
+  page_id: number;
+  kind: 'video' | 'photo' | 'link';
+  material_id: number | null;
+  message: string;
+  link: string | null;
+  call_to_action: string | null;
+  published: boolean;
+  status: Generated<'pending' | 'creating' | 'created' | 'failed'>;
+  platform_post_id: string | null;
+  platform_media_id: string | null;
+  error: string | null;
+  error_en: string | null;
+  attempts: Generated<number>;
+  task_id: number | null;
+  created_by: number;
+  created_at: Timestamp;
+  posted_at: NullableTimestamp;
+  updated_at: Timestamp;
+}
+
+export interface DB {
+  page_posts: PagePostsTable;
+}

@@ -4,6 +4,7 @@ import { checkMaterialPushesJob, cleanupMaterialUploadsJob, pushMaterialsJob } f
 import { deliverNotificationsJob, systemAlertsJob } from '../features/notifications/notifications.jobs.ts';
 import { checkTokensJob, syncPersonalAccountsJob } from '../features/personal-accounts/personal-accounts.jobs.ts';
 import { publishSchemeJob, publishStartJob } from '../features/publish/publish.jobs.ts';
+import { pagePostsJob } from '../features/posts/posts.service.ts';
 import { runHostingRulesJob } from '../features/rules/rules.jobs.ts';
 import { cleanupSessionsJob } from './cleanup-sessions.job.ts';
 import type { AnyJobDefinition } from './types.ts';
@@ -28,6 +29,7 @@ export const jobRegistry: readonly AnyJobDefinition[] = [
   refreshRollupsJob,
   publishSchemeJob,
   publishStartJob,
+  pagePostsJob,
   copyAdObjectsJob,
   runHostingRulesJob,
   deliverNotificationsJob,

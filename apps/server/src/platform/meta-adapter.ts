@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { z as zod } from 'zod';
 import { createGraphClient, type GraphClientDeps, type GraphClientTuning } from './graph-client.ts';
 import { unexpectedAnswer } from './graph-errors.ts';
 import { createMetaAdsApi } from './meta-ads.ts';
@@ -26,6 +27,7 @@ import {
   type ExchangedToken,
   type PlatformAdAccount,
   type PlatformPage,
+  type PlatformPagePost,
   type PlatformPixel,
   type PlatformVideo,
   type PlatformVideoStatus,
@@ -246,6 +248,54 @@ export function createMetaPlatformClient(config: MetaClientConfig, deps: MetaCli
       return rows.map(toPage);
     },
 
+    async createPagePost(pageToken, pageId, input, opts) {
+      const cta = input.callToAction && input.link ? { type: input.callToAction, value: { link: input.link } } : undefined;
+      const signal = opts?.signal;
+      if (input.kind === 'link') {
+        const a = await graph.request({ method: 'POST', path: `${pageId}/feed`, token: pageToken, params: { message: input.message, link: input.link ?? undefined, published: input.published, call_to_action: cta }, signal }, graphIdSchema);
+        return { postId: a.id, mediaId: null };
+      }
+      if (!input.file) throw unexpectedAnswer(`${pageId}/${input.kind}s: no file`, undefined);
+      if (input.kind === 'photo') {
+        const a = await graph.request(
+          { method: 'POST', path: `${pageId}/photos`, token: pageToken, params: { message: input.message, published: input.published }, files: { source: input.file }, signal },
+          graphPhotoPostSchema,
+        );
+        return { postId: a.post_id ?? `${pageId}_${a.id}`, mediaId: a.id };
+      }
+      const v = await graph.request(
+        { method: 'POST', path: `${pageId}/videos`, token: pageToken, params: { description: input.message, title: input.title ?? undefined, published: input.published, call_to_action: cta }, files: { source: input.file }, signal },
+        graphIdSchema,
+      );
+      // The answer names the video; its post is a field of it.
+      const video = await graph.request({ path: v.id, token: pageToken, fields: ['id', 'post_id'], signal }, graphVideoPostSchema);
+      return { postId: video.post_id ?? `${pageId}_${v.id}`, mediaId: v.id };
+    },
+
+    async listPagePosts(pageToken, pageId, opts) {
+      const rows: PlatformPagePost[] = [];
+      for await (const page of graph.pages({ path: `${pageId}/promotable_posts`, token: pageToken, fields: PAGE_POST_FIELDS, params: { limit: Math.min(opts?.limit ?? 100, 100) }, signal: opts?.signal }, graphPagePostSchema)) {
+        rows.push(...page.map(toPagePost));
+        if (rows.length >= (opts?.limit ?? 100)) break;
+      }
+      return rows;
+    },
+
+    async findPagePost(pageToken, pageId, input, exclude, opts) {
+      if (input.kind === 'video') {
+        for await (const rows of graph.pages({ path: `${pageId}/videos`, token: pageToken, fields: ['id', 'title', 'description', 'post_id'], signal: opts?.signal }, graphVideoPostSchema)) {
+          const hit = rows.find((v) => v.description === input.message && (input.title ?? undefined) === (v.title ?? undefined) && v.post_id && !exclude.has(v.post_id));
+          if (hit) return { postId: hit.post_id!, mediaId: hit.id };
+        }
+        return null;
+      }
+      for await (const rows of graph.pages({ path: `${pageId}/promotable_posts`, token: pageToken, fields: PAGE_POST_FIELDS, signal: opts?.signal }, graphPagePostSchema)) {
+        const hit = rows.map(toPagePost).find((p) => p.message === input.message && p.mediaType === input.kind && !exclude.has(p.id));
+        if (hit) return { postId: hit.id, mediaId: null };
+      }
+      return null;
+    },
+
     async listPixels(token, adAccountIds, opts) {
       const accounts = [...new Set(adAccountIds.map(actId))];
       const pixels = new Map<string, PlatformPixel>();
@@ -371,3 +421,34 @@ export function createMetaPlatformClient(config: MetaClientConfig, deps: MetaCli
     },
   };
 }
+
+const PAGE_POST_FIELDS = ['id', 'message', 'created_time', 'is_published', 'attachments', 'full_picture', 'permalink_url'] as const;
+
+const graphPagePostSchema = zod.object({
+  id: zod.string(),
+  message: zod.string().optional(),
+  created_time: zod.string().optional(),
+  is_published: zod.boolean().optional(),
+  full_picture: zod.string().optional(),
+  permalink_url: zod.string().optional(),
+  attachments: zod.object({ data: zod.array(zod.object({ media_type: zod.string().optional(), url: zod.string().optional() }).loose()) }).optional(),
+});
+const graphPhotoPostSchema = zod.object({ id: zod.string(), post_id: zod.string().optional() });
+const graphVideoPostSchema = zod.object({ id: zod.string(), title: zod.string().optional(), description: zod.string().optional(), post_id: zod.string().optional() });
+
+function toPagePost(p: zod.infer<typeof graphPagePostSchema>): PlatformPagePost {
+  const a = p.attachments?.data[0];
+  const type = a?.media_type;
+  return {
+    id: p.id,
+    message: p.message ?? null,
+    createdTime: p.created_time ? new Date(p.created_time) : null,
+    isPublished: p.is_published ?? true,
+    mediaType: type === 'video' || type === 'photo' || type === 'link' ? type : null,
+    picture: p.full_picture ?? null,
+    link: a?.url ?? null,
+    permalink: p.permalink_url ?? null,
+  };
+}
+
+const graphIdSchema = zod.object({ id: zod.string() });

@@ -168,6 +168,17 @@ export interface AdPlatformClient extends AdObjectsApi {
   getAdAccount(token: string, adAccountId: string, opts?: CallOptions): Promise<PlatformAdAccount>;
   /** Pages the token's user has a role on, with page tokens. */
   listPages(token: string, opts?: CallOptions): Promise<PlatformPage[]>;
+  /**
+   * A page post made with the page's token (pages_manage_posts): a link post (`/feed`), a photo
+   * (`/photos`, the image as a file part) or a video (`/videos`, the file as `source`), published
+   * or not (an unpublished "dark" post only ads show). Not idempotent: look up (findPagePost)
+   * before resending one whose answer was lost.
+   */
+  createPagePost(pageToken: string, pageId: string, input: PagePostInput, opts?: CallOptions): Promise<{ postId: string; mediaId: string | null }>;
+  /** The page's posts that ads may use, published or not, newest first (`promotable_posts`). */
+  listPagePosts(pageToken: string, pageId: string, opts?: CallOptions & { limit?: number }): Promise<PlatformPagePost[]>;
+  /** The post a lost create made, found by kind and message (and for videos the title): null when none. */
+  findPagePost(pageToken: string, pageId: string, input: Pick<PagePostInput, 'kind' | 'message' | 'title'>, exclude: ReadonlySet<string>, opts?: CallOptions): Promise<{ postId: string; mediaId: string | null } | null>;
   /** Pixels of the given ad accounts (batched), each with the accounts it was found on. */
   listPixels(token: string, adAccountIds: readonly string[], opts?: CallOptions): Promise<PlatformPixel[]>;
   /** Adds an image to the account's library. The hash depends on the content only: uploading the same bytes again is harmless. */
@@ -518,4 +529,32 @@ export interface AdObjectsApi {
   /** What a creative shows (to create the same elsewhere). */
   getCreativeSpec(token: string, id: string, opts?: CallOptions): Promise<CreativeSpec>;
   createAdCreative(token: string, adAccountId: string, spec: CreativeSpec, opts?: CallOptions): Promise<{ id: string }>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Page posts (帖子管理, issue 8; reference §8).
+
+export interface PagePostInput {
+  kind: 'link' | 'photo' | 'video';
+  message: string;
+  /** Link posts: the link; photo/video posts: the call to action's link. */
+  link?: string | null;
+  /** A call-to-action type (LEARN_MORE, WATCH_MORE…) with `link`. */
+  callToAction?: string | null;
+  published: boolean;
+  /** The video's title (also how a lost create is found again). */
+  title?: string | null;
+  /** photo / video: the file. */
+  file?: { data: Uint8Array; filename: string; contentType?: string } | null;
+}
+
+export interface PlatformPagePost {
+  id: string;
+  message: string | null;
+  createdTime: Date | null;
+  isPublished: boolean;
+  mediaType: 'video' | 'photo' | 'link' | null;
+  picture: string | null;
+  link: string | null;
+  permalink: string | null;
 }

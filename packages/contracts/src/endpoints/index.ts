@@ -8,6 +8,8 @@ import { orders } from './orders.ts';
 import { overview } from './overview.ts';
 import { publish, publishSchemes, publishTemplates } from './publish.ts';
 import { userPreferences } from './preferences.ts';
+import { startTasks } from './start.ts';
+import { pagePosts } from './posts.ts';
 import { session, sysDepartments, sysMenus, sysRoles, sysUsers } from './sys.ts';
 
 export * from './define.ts';
@@ -46,6 +48,8 @@ export const endpoints = {
   publish,
   publishSchemes,
   publishTemplates,
+  startTasks,
+  pagePosts,
   hostingRules,
   ruleHistory,
   notificationChannels,

@@ -1,3 +1,4 @@
+import type { StartJobData } from '@ads/contracts';
 import { both, type Bilingual } from '@ads/contracts';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
@@ -708,30 +709,53 @@ export const publishSchemeJob = defineJob<SchemeJobData>({
   run: runScheme,
 });
 
-/** Switches a scheme's campaigns on (its ad sets and ads were made active under them), written to the operation log. */
-export const publishStartJob = defineJob<{ scheme_id: number }>({
+/**
+ * The start task: switches campaigns on (or off), written to the operation log as the task. The
+ * wizard queues `{scheme_id}` (its campaigns on); start management (启动管理) queues campaigns
+ * and/or whole schemes with an action, per market zone (`ad_account_ids` keeps a scheme's other
+ * accounts out). A scheme still being created is waited for.
+ */
+export const publishStartJob = defineJob<StartJobData>({
   name: START_JOB,
-  title: { zh: '启动方案', en: 'Start scheme' },
-  description: { zh: '开启方案创建的广告系列（立即或在指定时间）。', en: 'Switches on the campaigns a scheme created (now or at a set time).' },
+  title: { zh: '启动任务', en: 'Start task' },
+  description: { zh: '开启或关闭广告系列或整个方案（立即或在指定时间），逐个写入操作日志。', en: 'Switches campaigns or whole schemes on or off (now or at a set time), each written to the operation log.' },
   defaultSchedule: null,
   retryLimit: 3,
   async run(ctx) {
-    const scheme = await ctx.db.selectFrom('publish_schemes').select(['id', 'name', 'status', 'created_by']).where('id', '=', ctx.data.scheme_id).executeTakeFirst();
-    if (!scheme) return { status: 'failed', message: both('SCHEME_NOT_FOUND') };
-    if (scheme.status === 'cancelled') return { status: 'skipped', message: both('JOB_PUBLISH_CANCELLED', { name: scheme.name, created: 0, cancelled: 0 }) };
+    const d = ctx.data;
+    const action = d.action ?? 'activate';
+    const schemeIds = [...(d.scheme_ids ?? []), ...(d.scheme_id ? [d.scheme_id] : [])];
+    const schemes = schemeIds.length ? await ctx.db.selectFrom('publish_schemes').select(['id', 'name', 'status', 'created_by']).where('id', 'in', schemeIds).execute() : [];
+    if (d.scheme_id && !schemes.length) return { status: 'failed', message: both('SCHEME_NOT_FOUND') };
+    const live = schemes.filter((s) => s.status !== 'cancelled');
+    if (d.scheme_id && !live.length) return { status: 'skipped', message: both('JOB_PUBLISH_CANCELLED', { name: schemes[0]!.name, created: 0, cancelled: 0 }) };
     // Still being created: start once it is (a start time reached before the scheme finished).
-    if (!['done', 'partial', 'failed'].includes(scheme.status)) {
+    if (action === 'activate' && live.some((s) => !['done', 'partial', 'failed'].includes(s.status))) {
       return { status: 'success', message: both('JOB_PUBLISH_TURN'), continuation: { data: ctx.data, at: new Date(ctx.clock.now().getTime() + MEDIA_POLL_MS) } };
     }
-    const campaigns = await ctx.db.selectFrom('ad_campaigns').select('id').where('scheme_id', '=', scheme.id).where('deleted_at', 'is', null).execute();
-    if (!campaigns.length) return { status: 'skipped', message: both('JOB_PUBLISH_START_DONE', { count: 0 }) };
+    let q = ctx.db.selectFrom('ad_campaigns').select('id').where('deleted_at', 'is', null);
+    const campaignIds = d.campaign_ids ?? [];
+    const liveIds = live.map((s) => s.id);
+    q = q.where((eb) => {
+      const ors = [];
+      if (campaignIds.length) ors.push(eb('id', 'in', campaignIds));
+      if (liveIds.length) ors.push(d.ad_account_ids?.length ? eb.and([eb('scheme_id', 'in', liveIds), eb('ad_account_id', 'in', d.ad_account_ids)]) : eb('scheme_id', 'in', liveIds));
+      return ors.length ? eb.or(ors) : eb.val(false);
+    });
+    const campaigns = await q.orderBy('id').execute();
+    const doneKey = action === 'pause' ? 'JOB_START_OFF_DONE' : 'JOB_PUBLISH_START_DONE';
+    if (!campaigns.length) return { status: 'skipped', message: both(doneKey, { count: 0 }) };
     const secrets = secretBoxFor(ctx.db, ctx.config.tokenEncryptionKey, ctx.log, ctx.config.tokenEncryptionKeyPrevious);
     const sync = createAdSync({ db: ctx.db, platform: ctx.platform, clock: ctx.clock, secrets, reportTimezone: ctx.config.reportTimezone, log: ctx.log });
     const ops = createAdOperations({ db: ctx.db, clock: ctx.clock, platform: ctx.platform, sync });
-    const { results } = await ops.apply({ type: 'start_task', startTaskId: ctx.runId, userId: scheme.created_by }, { level: 'campaign', ids: campaigns.map((c) => c.id), action: 'activate' });
-    const ok = results.filter((r) => r.result === 'ok').length;
+    // A retry of an interrupted run: objects it already switched are logged as this task; skip them.
+    const done = new Set((await ctx.db.selectFrom('ad_operations').select('object_id').where('start_task_id', '=', ctx.runId).where('result', '=', 'ok').execute()).map((r) => r.object_id));
+    const todo = campaigns.map((c) => c.id).filter((id) => !done.has(id));
+    const userId = d.by ?? schemes[0]?.created_by ?? null;
+    const { results } = todo.length ? await ops.apply({ type: 'start_task', startTaskId: ctx.runId, userId }, { level: 'campaign', ids: todo, action }) : { results: [] };
+    const ok = results.filter((r) => r.result === 'ok').length + done.size;
     const failed = results.filter((r) => r.result === 'failed');
-    if (failed.length) return { status: 'failed', summary: { ok, failed: failed.length }, message: both('JOB_PUBLISH_START_FAILED', { failed: failed.length, count: ok, first: failed[0]!.error ?? '' }) };
-    return { status: 'success', summary: { ok }, message: both('JOB_PUBLISH_START_DONE', { count: ok }) };
+    if (failed.length) return { status: 'failed', summary: { ok, failed: failed.length }, message: both(action === 'pause' ? 'JOB_START_OFF_FAILED' : 'JOB_PUBLISH_START_FAILED', { failed: failed.length, count: ok, first: failed[0]!.error ?? '' }) };
+    return { status: 'success', summary: { ok }, message: both(doneKey, { count: ok }) };
   },
 });

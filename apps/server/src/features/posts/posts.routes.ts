@@ -1,0 +1,15 @@
+import { endpoints } from '@ads/contracts';
+import type { FastifyPluginAsync } from 'fastify';
+import { endpoint } from '../../lib/endpoint.ts';
+import type { PostService } from './posts.service.ts';
+
+const { pagePosts } = endpoints;
+
+/** Page posts (帖子管理): pages and materials are checked against the caller's scope in the service. */
+export function postRoutes(s: PostService): FastifyPluginAsync {
+  return async (app) => {
+    endpoint(app, pagePosts.pages, async (req) => s.pages(req.ctx()));
+    endpoint(app, pagePosts.create, async (req) => s.create(req.ctx(), req.body));
+    endpoint(app, pagePosts.list, async (req) => s.list(req.ctx(), req.body));
+  };
+}

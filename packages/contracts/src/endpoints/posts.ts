@@ -1,0 +1,13 @@
+import { z } from 'zod';
+import { pageResultSchema } from '../envelope.ts';
+import { createPostsBodySchema, createPostsResultSchema, listPostsBodySchema, pagePostSchema, POST_PATHS, POST_READ_PATHS, postPageSchema } from '../posts.ts';
+import { define } from './define.ts';
+
+// Page posts (帖子管理, issue 8). The server checks that every page is one the caller may use and
+// every material is in their scope; lists show the posts of people in the caller's scope.
+
+export const pagePosts = {
+  pages: define({ path: '/page-posts/pages', answer: z.object({ list: z.array(postPageSchema) }), allow: POST_READ_PATHS, tag: 'posts', summary: 'Pages the caller may post on, with whether a page token is held' }),
+  create: define({ path: '/page-posts/create', body: createPostsBodySchema, answer: createPostsResultSchema, allow: POST_PATHS, tag: 'posts', summary: 'Queues posts (every post on every chosen page) as one batch; per-item results' }),
+  list: define({ path: '/page-posts/list', body: listPostsBodySchema, answer: pageResultSchema(pagePostSchema), allow: POST_READ_PATHS, tag: 'posts', summary: 'Posts made here, per page, with status, material and link' }),
+};
