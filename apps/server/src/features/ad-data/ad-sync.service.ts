@@ -10,7 +10,7 @@ import { addDays, dayIn, localHourStart, startOfDay } from '../../lib/tz.ts';
 import { currencyOffset } from '../../platform/currency.ts';
 import { PlatformError, type AdPlatformClient, type PlatformAd, type PlatformAdSet, type PlatformCampaign, type PlatformCreative } from '../../platform/types.ts';
 import { writeAudit } from '../audit/audit.service.ts';
-import { linkSchemeItemsOfAccount } from '../publish/publish.mirror.ts';
+import { linkSchemeItemsOfAccount } from '../publish/scheme-links.service.ts';
 import { DAILY_FACT_KEYS, rebucketAd, type DailyFacts, type HourFacts } from './rebucket.ts';
 
 // The sync of one ad account (docs/ad-data-design.md §8): its structure (campaigns, ad sets,

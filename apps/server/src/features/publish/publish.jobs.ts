@@ -9,7 +9,7 @@ import { PlatformError, type AdPlatformClient, type CreateRequest, type CreateRe
 import { createAdOperations } from '../ad-data/ad-ops.service.ts';
 import { createAdSync } from '../ad-data/ad-sync.service.ts';
 import { pushesFor, queuePushesForPublish, settleVideoPush, thumbnailBytes, type PairPush } from '../materials/materials.service.ts';
-import { creativeMaterials, linkSchemeItems } from './publish.mirror.ts';
+import { creativeMaterials, linkSchemeItems } from './scheme-links.service.ts';
 import type { AdsetSpec, CampaignSpec, CreativeSpec } from './publish.plan.ts';
 import { schemeItems, setSchemeStatus } from './publish.repository.ts';
 import { SCHEME_JOB, schemeKey, START_JOB } from './publish.service.ts';
