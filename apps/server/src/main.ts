@@ -98,8 +98,6 @@ async function main() {
         await refreshDemoCovers(database.db, config.publicUrl);
         const library = await seedDemoMaterials({ db: database.db, clock: systemClock, config, jobs, log });
         if (library) process.stdout.write(`\n  Demo materials created: ${library}\n\n`);
-        const ads = await seedDemoAds({ db: database.db, clock: systemClock, config, jobs, simulatorUrl: platform.simulatorUrl, log });
-        if (ads) process.stdout.write(`\n  Demo campaigns created: ${ads}\n\n`);
       } catch (err) {
         // The app is usable without them; the next start tries again.
         log.error({ err }, 'DEMO=1: the demo assets could not be created');
@@ -141,6 +139,18 @@ async function main() {
       demoPasswordSet: Boolean(config.demoPassword),
     }),
   );
+  // The demo campaigns come once the server listens and the simulator knows the sites (app.ts
+  // registers them on listen): their back-dating makes those sites send 30 days of orders.
+  if (config.demo && platform.simulatorUrl) {
+    try {
+      await app.simulatorSitesReady();
+      const ads = await seedDemoAds({ db: database.db, clock: systemClock, config, jobs, simulatorUrl: platform.simulatorUrl, log });
+      if (ads) process.stdout.write(`\n  Demo campaigns created: ${ads}\n\n`);
+    } catch (err) {
+      // The app is usable without them; the next start tries again.
+      log.error({ err }, 'DEMO=1: the demo campaigns could not be created');
+    }
+  }
 }
 
 main().catch((err: unknown) => {

@@ -10,6 +10,7 @@ import { addDays, dayIn, localHourStart, startOfDay } from '../../lib/tz.ts';
 import { currencyOffset } from '../../platform/currency.ts';
 import { PlatformError, type AdPlatformClient, type PlatformAd, type PlatformAdSet, type PlatformCampaign, type PlatformCreative } from '../../platform/types.ts';
 import { writeAudit } from '../audit/audit.service.ts';
+import { linkSchemeItemsOfAccount } from '../publish/scheme-links.service.ts';
 import { DAILY_FACT_KEYS, rebucketAd, type DailyFacts, type HourFacts } from './rebucket.ts';
 
 // The sync of one ad account (docs/ad-data-design.md §8): its structure (campaigns, ad sets,
@@ -830,6 +831,8 @@ export function createAdSync(deps: AdSyncDeps) {
               const since = full ? null : new Date(state!.structure_since!.getTime() - 60_000);
               const fetched = await fetchStructure(account, token, since, opts.signal);
               Object.assign(summary, await writeStructure(account, fetched, full));
+              // Objects a scheme created whose mirror arrives only now (its own refresh missed them) join their scheme.
+              await linkSchemeItemsOfAccount(db, account.id, clock.now());
               await setState({ structure_since: startedAt, ...(full && { structure_synced_at: startedAt }) });
               phase = 'insights';
             }
@@ -926,46 +929,4 @@ export async function refreshCampaignStats(trx: Db, adAccountId: number, days: r
     from ad_stats_daily s join ad_campaigns c on c.id = s.campaign_id
     where s.ad_account_id = ${adAccountId} and s.day in (${sql.join(days)})
     group by s.campaign_id, s.day, c.owner_user_id, c.platform, c.drama_id, c.product_id`.execute(trx);
-}
-
-/**
- * Marks mirrored objects as a publish scheme's (features/publish, right after it refreshed them):
- * the scheme and item, the publisher as owner (`scheme`: stays the owner, design §3), and for ads
- * and creatives the materials they were built on. Answers the local ids by platform id.
- */
-export async function stampPublished(
-  db: Db,
-  input: {
-    schemeId: number;
-    ownerUserId: number;
-    objects: { level: 'campaign' | 'adset' | 'ad'; platform_id: string; scheme_item_id: number; material_id?: number | null; cover_material_id?: number | null }[];
-    creatives: { platform_id: string; material_id: number | null; cover_material_id: number | null }[];
-  },
-  now: Date,
-): Promise<Map<string, number>> {
-  const ids = new Map<string, number>();
-  await db.transaction().execute(async (trx) => {
-    for (const c of input.creatives) {
-      await trx
-        .updateTable('ad_creatives')
-        .set({ material_id: sql<number | null>`coalesce(${c.material_id}::int, material_id)`, cover_material_id: c.cover_material_id, updated_at: now })
-        .where('platform_id', '=', c.platform_id)
-        .execute();
-    }
-    const table = { campaign: 'ad_campaigns', adset: 'ad_sets', ad: 'ads' } as const;
-    for (const o of input.objects) {
-      const base = { scheme_id: input.schemeId, scheme_item_id: o.scheme_item_id, owner_user_id: input.ownerUserId, owner_source: 'scheme' as const, updated_at: now };
-      const row =
-        o.level === 'ad'
-          ? await trx
-              .updateTable('ads')
-              .set({ ...base, ...(o.material_id !== undefined && { material_id: o.material_id }), ...(o.cover_material_id !== undefined && { cover_material_id: o.cover_material_id }) })
-              .where('platform_id', '=', o.platform_id)
-              .returning('id')
-              .executeTakeFirst()
-          : await trx.updateTable(table[o.level]).set(base).where('platform_id', '=', o.platform_id).returning('id').executeTakeFirst();
-      if (row) ids.set(o.platform_id, row.id);
-    }
-  });
-  return ids;
 }

@@ -13,6 +13,7 @@ import { fixedClock } from '../../lib/clock.ts';
 import { secretBoxFor } from '../../lib/crypto.ts';
 import { md5Hex } from '../../lib/passwords.ts';
 import { PlatformError, type AdPlatformClient } from '../../platform/types.ts';
+import { createAdSync } from '../ad-data/ad-sync.service.ts';
 import { driver, freshDatabase } from '../../test/build-test-app.ts';
 import { createDrama, createSite, createUser } from '../../test/factories.ts';
 import { FAST, testLog } from '../../test/jobs.ts';
@@ -421,6 +422,45 @@ describe('faults mid-scheme', () => {
     // One run: the lost answers were looked up on the next turn, never sent again.
     const ads = await database.db.selectFrom('publish_scheme_items').select(['attempts', 'status']).where('scheme_id', '=', scheme_id).where('level', '=', 'ad').execute();
     expect(ads.every((a) => a.status === 'created' && a.attempts === 1)).toBe(true);
+  });
+});
+
+describe('mirrors that arrive later', () => {
+  it('objects whose mirror refresh failed join their scheme when the account’s periodic sync brings them', async () => {
+    // The engine's refresh right after the creates lists the account's campaigns: refused, so nothing is mirrored by the run.
+    await sim.control('POST', '/__sim/faults', { path: '/act_*/campaigns', method: 'GET', count: null, error: { code: 100, message: '(#100) Invalid parameter' } });
+    const { scheme_id } = await submit(draft({ accounts: [acc[2]!], videos: [m.video], texts: ['Late one', 'Late two'], naming: { campaign: 'late-{seq}', adset: 'late-{seq}', ad: 'late-{material}-{seq}' } }));
+    expect((await runToEnd(scheme_id)).status).toBe('done');
+    const items = () => database.db.selectFrom('publish_scheme_items').select(['id', 'level', 'platform_id', 'object_id']).where('scheme_id', '=', scheme_id).orderBy('id').execute();
+    expect((await items()).every((i) => i.platform_id && i.object_id === null)).toBe(true);
+    expect(await database.db.selectFrom('ads').select('id').where('scheme_id', '=', scheme_id).execute()).toEqual([]);
+
+    await sim.control('DELETE', '/__sim/faults');
+    const sync = createAdSync({ db: database.db, platform: sim.platform, clock, secrets: secretBoxFor(database.db, config.tokenEncryptionKey), reportTimezone: config.reportTimezone });
+    await sync.syncAccount(acc[2]!, { mode: 'recent' });
+
+    // Every object: its scheme, its own item, the publisher as owner; the items point at their mirrors.
+    const after = await items();
+    expect(after.every((i) => i.object_id !== null)).toBe(true);
+    for (const [level, table] of [
+      ['campaign', 'ad_campaigns'],
+      ['adset', 'ad_sets'],
+      ['ad', 'ads'],
+    ] as const) {
+      const mine = after.filter((i) => i.level === level);
+      const rows = await database.db.selectFrom(table).select(['id', 'platform_id', 'scheme_id', 'scheme_item_id', 'owner_user_id', 'owner_source']).where('platform_id', 'in', mine.map((i) => i.platform_id!)).orderBy('id').execute();
+      expect(rows).toHaveLength(mine.length);
+      for (const r of rows) {
+        const item = mine.find((i) => i.platform_id === r.platform_id)!;
+        expect(r).toMatchObject({ id: item.object_id, scheme_id, scheme_item_id: item.id, owner_user_id: staffId, owner_source: 'scheme' });
+      }
+    }
+    // The ads carry their material and count as its usages.
+    const ads = await database.db.selectFrom('ads').select(['id', 'material_id']).where('scheme_id', '=', scheme_id).execute();
+    expect(ads).toHaveLength(2);
+    expect(ads.every((a) => a.material_id === m.video)).toBe(true);
+    const usages = await database.db.selectFrom('material_usages').select(['ad_id', 'role']).where('ad_id', 'in', ads.map((a) => a.id)).execute();
+    expect(usages.map((u) => u.role)).toEqual(['video', 'video']);
   });
 });
 

@@ -8,8 +8,9 @@ import { secretBoxFor, SecretUnreadableError } from '../../lib/crypto.ts';
 import { isAuthFailure, platformDetail } from '../../lib/platform-errors.ts';
 import { PlatformError, type AdPlatformClient, type CreateRequest, type CreateResult } from '../../platform/types.ts';
 import { createAdOperations } from '../ad-data/ad-ops.service.ts';
-import { createAdSync, stampPublished } from '../ad-data/ad-sync.service.ts';
-import { pushesFor, queuePushesForPublish, recordMaterialUsages, settleVideoPush, thumbnailBytes, type PairPush } from '../materials/materials.service.ts';
+import { createAdSync } from '../ad-data/ad-sync.service.ts';
+import { pushesFor, queuePushesForPublish, settleVideoPush, thumbnailBytes, type PairPush } from '../materials/materials.service.ts';
+import { creativeMaterials, linkSchemeItems } from './scheme-links.service.ts';
 import type { AdsetSpec, CampaignSpec, CreativeSpec } from './publish.plan.ts';
 import { schemeItems, setSchemeStatus } from './publish.repository.ts';
 import { SCHEME_JOB, schemeKey, START_JOB } from './publish.service.ts';
@@ -132,18 +133,6 @@ function tokenSource(ctx: JobContext<SchemeJobData>, sync: ReturnType<typeof cre
 }
 
 const specOf = <T>(i: PublishSchemeItemRow) => i.spec as T;
-
-/** Every material a creative item needs on its account. */
-function creativeMaterials(i: PublishSchemeItemRow): { id: number; role: 'video' | 'cover' | 'image' }[] {
-  const s = specOf<CreativeSpec>(i);
-  if (s.kind === 'post') return [];
-  if (s.kind === 'dynamic') return [...(s.dynamic?.video_material_ids ?? []).map((id) => ({ id, role: 'video' as const })), ...(s.dynamic?.image_material_ids ?? []).map((id) => ({ id, role: 'image' as const }))];
-  return [
-    ...(s.video_material_id ? [{ id: s.video_material_id, role: 'video' as const }] : []),
-    ...(s.cover_material_id ? [{ id: s.cover_material_id, role: 'cover' as const }] : []),
-    ...(s.image_material_id ? [{ id: s.image_material_id, role: 'image' as const }] : []),
-  ];
-}
 
 /**
  * Materials first (the materials push): pairs never pushed are queued (failed ones too on a
@@ -475,48 +464,11 @@ async function mirror(st: RunState, sync: ReturnType<typeof createAdSync>) {
       if (campaigns.length) await sync.refreshObjects(accountId, 'campaign', campaigns, { signal: ctx.signal });
     } catch (err) {
       if (ctx.signal.aborted) throw err;
-      // The next sync mirrors them; the stamp below waits for that (object_id stays null).
+      // The account's next sync mirrors and links them (linkSchemeItemsOfAccount); object_id stays null until then.
       ctx.log.warn({ err, schemeId: st.scheme.id, accountId }, 'publish: mirror refresh failed');
       continue;
     }
-    const creatives = items.filter((i) => i.level === 'creative');
-    const objects = items
-      .filter((i) => i.level !== 'creative')
-      .map((i) => {
-        const creative = i.level === 'ad' ? byId.get(i.creative_item_id!) : undefined;
-        const cs = creative ? specOf<CreativeSpec>(creative) : null;
-        return {
-          level: i.level as 'campaign' | 'adset' | 'ad',
-          platform_id: i.platform_id!,
-          scheme_item_id: i.id,
-          ...(i.level === 'ad' && { material_id: cs?.video_material_id ?? cs?.image_material_id ?? cs?.dynamic?.video_material_ids[0] ?? null, cover_material_id: cs?.cover_material_id ?? null }),
-        };
-      });
-    const ids = await stampPublished(
-      ctx.db,
-      {
-        schemeId: st.scheme.id,
-        ownerUserId: st.scheme.created_by,
-        objects,
-        creatives: creatives.map((c) => {
-          const s = specOf<CreativeSpec>(c);
-          return { platform_id: c.platform_id!, material_id: s.video_material_id ?? s.image_material_id ?? null, cover_material_id: s.cover_material_id };
-        }),
-      },
-      ctx.clock.now(),
-    );
-    const now = ctx.clock.now();
-    const creativeIds = creatives.length ? await ctx.db.selectFrom('ad_creatives').select(['id', 'platform_id']).where('platform_id', 'in', creatives.map((c) => c.platform_id!)).execute() : [];
-    for (const c of creativeIds) ids.set(c.platform_id, c.id);
-    for (const i of items) {
-      const objectId = ids.get(i.platform_id!);
-      if (objectId !== undefined) await updateItems(ctx.db, [i.id], { object_id: objectId }, now);
-    }
-    // Material usages: the ad, its video, cover or image (live ads count as "in use").
-    const usages = items
-      .filter((i) => i.level === 'ad' && ids.has(i.platform_id!))
-      .flatMap((ad) => creativeMaterials(byId.get(ad.creative_item_id!)!).map((m) => ({ material_id: m.id, ad_account_id: accountId, platform_ad_id: ad.platform_id!, ad_id: ids.get(ad.platform_id!)!, role: m.role })));
-    await recordMaterialUsages(ctx.db, usages, now);
+    await linkSchemeItems(ctx.db, st.scheme, accountId, items, byId, ctx.clock.now());
   }
 }
 
