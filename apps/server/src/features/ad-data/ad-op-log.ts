@@ -97,5 +97,11 @@ export function createOpLog({ db, clock }: { db: Db; clock: Clock }) {
     return id;
   }
 
-  return { begin, finish, refused };
+  /** The rows an earlier attempt of the same batch wrote (a job retried after a crash goes on from them). */
+  async function ofBatch(batchId: string, action: AdOperationAction) {
+    const rows = await db.selectFrom('ad_operations').select(['id', 'level', 'object_platform_id', 'ad_account_id', 'after', 'result', 'error', 'error_en']).where('batch_id', '=', batchId).where('action', '=', action).orderBy('id').execute();
+    return rows.map((r) => ({ ...r, after: (typeof r.after === 'string' ? JSON.parse(r.after) : (r.after ?? {})) as Record<string, unknown> }));
+  }
+
+  return { begin, finish, refused, ofBatch };
 }
