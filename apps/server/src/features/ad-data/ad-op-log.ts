@@ -1,4 +1,4 @@
-import { both, type Bilingual } from '@ads/contracts';
+import { both, type AdBudgetChangeState, type Bilingual } from '@ads/contracts';
 import type { Db } from '../../db/database.ts';
 import type { AdLevel, AdOperationAction } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
@@ -32,6 +32,8 @@ export interface OpResult {
   error: Bilingual | null;
   warnings: Bilingual[];
   operation_id: number | null;
+  /** Budget acts on ad sets: the hour's changes before this one. */
+  budget_changes?: AdBudgetChangeState;
 }
 
 /** The object a log row is about. */
