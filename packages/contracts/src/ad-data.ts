@@ -122,6 +122,22 @@ export const adOpsApplyBodySchema = z.object({
 });
 export type AdOpsApplyBody = z.infer<typeof adOpsApplyBodySchema>;
 
+/** Ad-set budget changes the platform allows per hour (reference §4). */
+export const ADSET_BUDGET_CHANGES_PER_HOUR = 4;
+/** An ad set's budget changes of the last hour, from the operation log (the budget dialog says them before sending). */
+export const adBudgetChangeStateSchema = z.object({
+  /** Ok budget changes within the last hour (by people, rules and start tasks alike). */
+  used: z.number().int(),
+  limit: z.number().int(),
+  /** When a change is allowed again; null while one is allowed now. */
+  next_change_at: z.string().nullable(),
+  /** When the oldest counted change leaves the hour (one more change becomes possible); null when none is counted. */
+  frees_at: z.string().nullable(),
+});
+export type AdBudgetChangeState = z.infer<typeof adBudgetChangeStateSchema>;
+export const adBudgetChangesBodySchema = z.object({ ids: z.array(idSchema).min(1).max(200) });
+export const adBudgetChangesSchema = z.object({ list: z.array(adBudgetChangeStateSchema.extend({ id: z.number().int() })) });
+
 /** Conversion events an ad set can optimise for (the platform's custom_event_type values). */
 export const AD_CONVERSION_EVENTS = ['PURCHASE', 'COMPLETE_REGISTRATION', 'ADD_TO_CART', 'INITIATE_CHECKOUT', 'ADD_PAYMENT_INFO', 'LEAD', 'CONTENT_VIEW', 'SUBSCRIBE'] as const;
 
@@ -185,6 +201,8 @@ export const adOpResultSchema = z.object({
   error: z.string().nullable(),
   warnings: z.array(z.string()),
   operation_id: z.number().int().nullable(),
+  /** Budget acts on ad sets: the hour's changes before this one. */
+  budget_changes: adBudgetChangeStateSchema.optional(),
 });
 export const adOpsResultSchema = z.object({
   batch_id: z.string(),

@@ -223,6 +223,7 @@ export const errorMessages = {
   AD_OP_SUPER_ADMIN_ONLY_STATUS: { zh: '超级管理员只能开启或暂停', en: 'The super admin may only switch objects on or off.' },
   AD_OP_NO_BUDGET_HERE: { zh: '「{name}」的预算在{holder}上，请在那里修改', en: 'The budget of "{name}" is held by its {holder}; change it there.' },
   AD_OP_BUDGET_LIMIT: { zh: '广告组「{name}」本小时已修改预算 {count} 次（平台限每小时 4 次），{at} 后可再改', en: 'The budget of ad set "{name}" was changed {count} times this hour (the platform allows 4); it may change again after {at}.' },
+  AD_OP_BUDGET_LAST: { zh: '广告组「{name}」本小时已修改预算 {count} 次，这是本小时最后一次（平台限每小时 4 次），之后要到 {at} 后才能再改', en: 'The budget of ad set "{name}" was changed {count} times this hour: this is the last change the platform allows (4 an hour); the next may follow after {at}.' },
   AD_OP_CROSS_ACCOUNT: { zh: '只能复制到同一广告账户', en: 'Copies stay within the same ad account.' },
   AD_OP_NO_TOKEN: { zh: '没有可用的个号令牌可以操作该广告账户', en: 'No personal account with a working token reaches this ad account.' },
   AD_COPY_TARGET_SCOPE: { zh: '广告账户「{account}」不在你的数据范围内，不能复制到那里', en: 'The ad account "{account}" is outside your data scope; nothing can be copied there.' },

@@ -70,6 +70,8 @@ interface Options {
   failing?: Record<number, string>;
   /** Dry-run refusals (the ad set's four budget changes of the hour), by id. */
   refusing?: Record<number, string>;
+  /** Ad sets' budget changes of the last hour, by id (default: none used). */
+  budgetChanges?: Record<number, { used: number; next_change_at?: string | null; frees_at?: string | null }>;
   /** Ad accounts a copy may go to (the viewer's scope), with the pixels each may use. */
   copyAccounts?: (AdCopyAccount & { pixels?: { platform_id: string; name: string }[] })[];
 }
@@ -87,7 +89,7 @@ const decimals = (currency: string) => (currency === 'JPY' ? 0 : 2);
  * matching row (so they equal the rows), comparison answers the previous sums; operations
  * change statuses and fail for the ids told to.
  */
-export function adDataBackend({ rows, operations = [], failing = {}, refusing = {}, copyAccounts = [] }: Options) {
+export function adDataBackend({ rows, operations = [], failing = {}, refusing = {}, budgetChanges = {}, copyAccounts = [] }: Options) {
   const state = { rows: rows.map((r) => ({ ...r, row: { ...r.row } })), operations: [...operations] };
 
   const list = (b: RequestOf<'/ad-reports/list'>): ResponseOf<'/ad-reports/list'> => {
@@ -152,6 +154,7 @@ export function adDataBackend({ rows, operations = [], failing = {}, refusing = 
     }),
     '/ad-reports/sync': (b) => ({ task_ids: [41], ad_accounts: b.ad_account_ids?.length ?? 3 }),
     '/ad-ops/apply': apply,
+    '/ad-ops/budget_changes': (b) => ({ list: b.ids.map((id) => ({ id, limit: 4, used: 0, next_change_at: null, frees_at: null, ...budgetChanges[id] })) }),
     '/ad-ops/copy': (b) => {
       const target = copyAccounts.find((a) => a.id === b.target_ad_account_id);
       if (!target) {

@@ -3,6 +3,8 @@ import {
   AD_ADMIN_PATHS,
   AD_LOG_PATHS,
   AD_REPORT_PATHS,
+  adBudgetChangesBodySchema,
+  adBudgetChangesSchema,
   adCopyAccountsBodySchema,
   adCopyAccountsSchema,
   adCopyTargetsBodySchema,
@@ -54,6 +56,7 @@ export const adOps = {
     tag: 'ad-data',
     summary: 'Copy campaigns, ad sets or ads: within the ad account through the copies edge; with another pixel, event, name or budget, or into another ad account (a task), by reading and re-creating; dry_run previews',
   }),
+  budget_changes: define({ path: '/ad-ops/budget_changes', body: adBudgetChangesBodySchema, answer: adBudgetChangesSchema, allow: REPORTS, tag: 'ad-data', summary: 'Ad sets’ budget changes of the last hour (the platform allows 4) and when each may change again' }),
   copy_accounts: define({ path: '/ad-ops/copy_accounts', body: adCopyAccountsBodySchema, answer: adCopyAccountsSchema, allow: AD_REPORT_PATHS, tag: 'ad-data', summary: 'Ad accounts of the caller’s data scope a copy may go to (50 by name or id), with their currency' }),
   copy_targets: define({ path: '/ad-ops/copy_targets', body: adCopyTargetsBodySchema, answer: adCopyTargetsSchema, allow: AD_REPORT_PATHS, tag: 'ad-data', summary: 'An ad account a copy may go to: its currency, whether a valid token reaches it, its pixels and the conversion events' }),
 };

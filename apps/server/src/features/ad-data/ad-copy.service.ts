@@ -596,6 +596,22 @@ export function createAdCopier({ db, clock, sync, platform, reportTimezone = 'UT
     const fresh = new Set<string>();
     const specs = new Map<string, Promise<Awaited<ReturnType<AdPlatformClient['getAdSetSpec']>>>>();
     const madeCreatives = new Map<string, string>();
+    // A job retried after a crash runs the same batch again: what the earlier attempt made and
+    // logged is gone on from without a second ("reused") row, a row it left pending is finished,
+    // a refusal it logged is not logged twice; a failed create is tried again (a new fact, its own row).
+    const earlier = new Map<string, Awaited<ReturnType<typeof log.ofBatch>>>();
+    const nodeKey = (level: AdLevel, source: string, account: number, name: unknown, parent: unknown) => JSON.stringify([level, source, account, name ?? null, parent ?? null]);
+    for (const r of await log.ofBatch(batchId, 'copy')) {
+      const key = nodeKey(r.level, r.object_platform_id, r.ad_account_id, r.after.name, r.after.parent);
+      earlier.set(key, [...(earlier.get(key) ?? []), r]);
+    }
+    /** The earlier attempt's last row of this node (its name under this parent), claimed once. */
+    const claimEarlier = (n: CopyNode, parentId: string | null) => {
+      const rows = earlier.get(nodeKey(n.level, n.source.platform_id, n.target.id, n.after.name, parentId));
+      const last = rows?.at(-1);
+      earlier.delete(nodeKey(n.level, n.source.platform_id, n.target.id, n.after.name, parentId));
+      return last;
+    };
 
     /** Live objects of `name` under the parent, not yet claimed by another node of this run. */
     async function findExisting(n: CopyNode, parentId: string | null, again = false): Promise<string | null> {
@@ -723,8 +739,14 @@ export function createAdCopier({ db, clock, sync, platform, reportTimezone = 'UT
     });
 
     async function refuse(n: CopyNode, error: Bilingual) {
-      const opId = await log.refused(actor, batchId, 'copy', n.level, object(n), n.before, n.after, error);
-      results.push(row(n, n.after, 'failed', error, opId));
+      const prior = claimEarlier(n, null);
+      if (prior?.result === 'failed' && prior.error_en === error.en) {
+        results.push(row(n, prior.after, 'failed', error, prior.id));
+      } else {
+        const opId = prior?.result === 'pending' ? prior.id : await log.begin(actor, batchId, 'copy', n.level, object(n), n.before, n.after);
+        await log.finish(opId, 'failed', error);
+        results.push(row(n, n.after, 'failed', error, opId));
+      }
       const child = both('AD_COPY_PARENT_FAILED', { level: LEVEL_WORD[n.level], name: n.name });
       for (const c of n.children) await refuse(c, child);
     }
@@ -735,7 +757,17 @@ export function createAdCopier({ db, clock, sync, platform, reportTimezone = 'UT
       const problem = n.problem ?? materialProblem(n);
       if (problem) return refuse(n, problem);
       const after = { ...n.after, ...(parentId && n.level !== 'campaign' && { parent: parentId }) };
-      const opId = await log.begin(actor, batchId, 'copy', n.level, object(n), n.before, after);
+      const prior = claimEarlier(n, (after as { parent?: string }).parent ?? null);
+      if (prior?.result === 'ok' && typeof prior.after.copied_id === 'string') {
+        // Made (or reused) and logged by the earlier attempt: go on under it without a second row.
+        const id = prior.after.copied_id;
+        taken.add(id);
+        results.push(row(n, prior.after, 'ok', null, prior.id));
+        for (const c of n.children) await run(c, id);
+        return;
+      }
+      // No earlier row, one the crash left pending (finished here), or a failed one (tried again).
+      const opId = prior?.result === 'pending' ? prior.id : await log.begin(actor, batchId, 'copy', n.level, object(n), n.before, after);
       let id: string;
       let reused = false;
       try {

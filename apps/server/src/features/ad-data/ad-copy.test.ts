@@ -13,7 +13,8 @@ import { FAST, readRun, testLog } from '../../test/jobs.ts';
 import { makeTestMedia, materialsConfig, type TestMedia } from '../../test/materials.ts';
 import { startTestSimulator, type SimUser, type TestSimulator } from '../../test/simulator.ts';
 import { jobRegistry } from '../../jobs/registry.ts';
-import { syncAdAccountJob } from './ad-data.jobs.ts';
+import { copyAdObjectsJob, syncAdAccountJob } from './ad-data.jobs.ts';
+import type { CopyJobData } from './ad-ops.service.ts';
 
 // Copies into another ad account, through the API and the job engine against the simulator over
 // HTTP: the ad set and its ads are read and re-created there, the video pushed to that account and
@@ -325,6 +326,44 @@ describe('copy to another ad account', { timeout: 90_000 }, () => {
     made = await onPlatform(target.platformId);
     expect(made.sets).toHaveLength(1);
     expect(made.ads).toHaveLength(2);
+  });
+
+  it('a job retried after a crash logs each object once: what the first attempt made and logged gets no second "reused" row', async () => {
+    const target = await targetCampaign('J', 'JP crash');
+    const input = { level: 'adset' as const, ids: [srcAdset], target_ad_account_id: acc.J, parent_id: target.id };
+    const staff = await t.db.selectFrom('users').select(['id', 'is_admin', 'is_leader', 'department_id']).where('id', '=', staffId).executeTakeFirstOrThrow();
+    const data: CopyJobData = { batch_id: crypto.randomUUID(), actor: { type: 'user', actor: staff }, input, pushed: true };
+    // The first attempt dies after the ad set and the first ad were made and logged (the process stops before the second ad).
+    const crash = new Error('the process stopped');
+    const dying = { ...ctx(data), progress: async (done: number) => { if (done === 2) throw crash; } };
+    await expect(copyAdObjectsJob.run(dying)).rejects.toBe(crash);
+    const log = async () => (await t.call('/api/ad-operations/list', { log: 'all', batch_id: data.batch_id, sort_order: 'ascend', page_size: 50 }, { token: tokens.staff, lang: 'en' })).data.list as any[];
+    const before = await log();
+    expect(before.map((r) => [r.level, r.object_name, r.result])).toEqual([
+      ['adset', 'US 25-44', 'ok'],
+      ['ad', 'Hook A', 'ok'],
+    ]);
+
+    // The engine runs the job again with the same data (its batch): the second ad is made, nothing is logged twice.
+    const retry = await copyAdObjectsJob.run(ctx(data));
+    expect(retry.status, JSON.stringify(retry)).toBe('success');
+    const rows = await log();
+    expect(rows.map((r) => [r.level, r.object_name, r.result])).toEqual([
+      ['adset', 'US 25-44', 'ok'],
+      ['ad', 'Hook A', 'ok'],
+      ['ad', 'Hook B', 'ok'],
+    ]);
+    expect(rows.slice(0, 2).map((r) => r.id)).toEqual(before.map((r) => r.id));
+    expect(rows.some((r) => r.after.reused)).toBe(false);
+    const made = await onPlatform(target.platformId);
+    expect(made.sets.map((x) => x.id)).toEqual([rows[0].after.copied_id]);
+    expect(made.ads.map((a) => a.id).sort()).toEqual([rows[1].after.copied_id, rows[2].after.copied_id].sort());
+    expect(made.ads.find((a) => a.id === rows[2].after.copied_id)?.adset_id).toBe(rows[0].after.copied_id);
+
+    // A third run of the same batch (a retry after the last object) adds no row and makes nothing.
+    expect((await copyAdObjectsJob.run(ctx(data))).status).toBe('success');
+    expect((await log()).map((r) => r.id)).toEqual(rows.map((r) => r.id));
+    expect((await onPlatform(target.platformId)).ads).toHaveLength(2);
   });
 
   it('logs a platform refusal of one object as failed with the platform’s reason; the others are created', async () => {

@@ -207,21 +207,50 @@ describe('ad operations', () => {
     expect(row.batch_id).toBe(res.data.batch_id);
   });
 
-  it('budgets: major units in, minor stored; only the holder; four changes an hour', async () => {
+  it('budgets: major units in, minor stored; only the holder; four changes an hour, said before sending with the time of the next', async () => {
     const adset = await idOf('ad_sets', tree1.adsetId);
     const campaign = await idOf('ad_campaigns', tree1.campaignId);
+    const changes = async (token = tokens.staff1) => t.call('/api/ad-ops/budget_changes', { ids: [adset] }, { token, lang: 'en' });
+    expect((await changes()).data.list).toEqual([{ id: adset, used: 0, limit: 4, next_change_at: null, frees_at: null }]);
+    const t0 = t.clock.now().getTime();
+    const iso = (ms: number) => new Date(ms).toISOString();
+    const hhmm = (ms: number) => `${iso(ms).slice(11, 16)} UTC`;
     const ok1 = await t.call('/api/ad-ops/apply', { level: 'adset', ids: [adset], action: 'budget', daily_budget: 123.45 }, { token: tokens.staff1, lang: 'en' });
-    expect(ok1.data.results[0]).toMatchObject({ result: 'ok', before: { daily_budget_minor: 30000 }, after: { daily_budget_minor: 12345, currency: 'USD' } });
+    expect(ok1.data.results[0]).toMatchObject({ result: 'ok', before: { daily_budget_minor: 30000 }, after: { daily_budget_minor: 12345, currency: 'USD' }, budget_changes: { used: 0 } });
     expect((await t.db.selectFrom('ad_sets').select('daily_budget_minor').where('id', '=', adset).executeTakeFirstOrThrow()).daily_budget_minor).toBe(12345);
     const notHolder = await t.call('/api/ad-ops/apply', { level: 'campaign', ids: [campaign], action: 'budget', daily_budget: 50 }, { token: tokens.staff1, lang: 'en' });
     expect(notHolder.data.results[0].result).toBe('failed');
     expect(notHolder.data.results[0].error).toMatch(/held by its ad set/);
-    for (const v of [124, 125, 126]) expect((await t.call('/api/ad-ops/apply', { level: 'adset', ids: [adset], action: 'budget', daily_budget: v }, { token: tokens.staff1 })).data.results[0].result).toBe('ok');
+    // Two more, ten minutes apart (the clock moves; the platform's own count stays within its hour).
+    for (const v of [124, 125]) {
+      t.clock.advance(10 * 60_000);
+      expect((await t.call('/api/ad-ops/apply', { level: 'adset', ids: [adset], action: 'budget', daily_budget: v }, { token: tokens.staff1 })).data.results[0].result).toBe('ok');
+    }
+    t.clock.advance(10 * 60_000);
+    // The fourth is the last of the hour: the confirmation warns and says from when the next may follow.
+    const last = await t.call('/api/ad-ops/apply', { level: 'adset', ids: [adset], action: 'budget', daily_budget: 126, dry_run: true }, { token: tokens.staff1, lang: 'en' });
+    expect(last.data.results[0]).toMatchObject({ result: 'preview', budget_changes: { used: 3, limit: 4, next_change_at: null, frees_at: iso(t0 + 3_600_000) } });
+    expect(last.data.results[0].warnings.join('\n')).toContain(`this is the last change the platform allows (4 an hour); the next may follow after ${hhmm(t0 + 3_600_000)}`);
+    expect((await t.call('/api/ad-ops/apply', { level: 'adset', ids: [adset], action: 'budget', daily_budget: 126 }, { token: tokens.staff1 })).data.results[0].result).toBe('ok');
+
+    // All four used: the dialog is told before sending, and the act is refused without a platform call.
+    expect((await changes()).data.list).toEqual([{ id: adset, used: 4, limit: 4, next_change_at: iso(t0 + 3_600_000), frees_at: iso(t0 + 3_600_000) }]);
     const preview = await t.call('/api/ad-ops/apply', { level: 'adset', ids: [adset], action: 'budget', daily_budget: 127, dry_run: true }, { token: tokens.staff1, lang: 'en' });
-    expect(preview.data.results[0].error).toMatch(/changed 4 times this hour/);
+    expect(preview.data.results[0].error).toMatch(new RegExp(`changed 4 times this hour .* after ${hhmm(t0 + 3_600_000)}`));
+    expect(preview.data.results[0].budget_changes).toMatchObject({ used: 4, next_change_at: iso(t0 + 3_600_000) });
     const fifth = await t.call('/api/ad-ops/apply', { level: 'adset', ids: [adset], action: 'budget', daily_budget: 127 }, { token: tokens.staff1, lang: 'en' });
     expect(fifth.data.results[0].result).toBe('failed');
     expect((await t.db.selectFrom('ad_sets').select('daily_budget_minor').where('id', '=', adset).executeTakeFirstOrThrow()).daily_budget_minor).toBe(12600);
+    // The refused act is logged, but only changes that took effect count.
+    expect((await changes()).data.list[0].used).toBe(4);
+
+    // Another team's ad set is not described; bad input is refused.
+    expect((await changes(tokens.staff2)).code).not.toBe(0);
+    expect((await t.call('/api/ad-ops/budget_changes', { ids: [] }, { token: tokens.staff1 })).code).not.toBe(0);
+
+    // An hour after the first, it leaves the count: one change is allowed again, the next frees ten minutes later.
+    t.clock.advance(31 * 60_000);
+    expect((await changes()).data.list).toEqual([{ id: adset, used: 3, limit: 4, next_change_at: null, frees_at: iso(t0 + 70 * 60_000) }]);
   });
 
   it('the super admin may only switch on and off', async () => {

@@ -99,6 +99,7 @@ export function adDataRoutes(s: AdDataServices): FastifyPluginAsync {
       };
     });
 
+    endpoint(app, adOps.budget_changes, async (req) => requireOps(s.ops).budgetChanges({ type: 'user', actor: req.ctx().actor }, req.body.ids));
     endpoint(app, adOps.copy_accounts, async (req) => requireOps(s.ops).copyAccounts(req.ctx().actor, req.body.keyword));
     endpoint(app, adOps.copy_targets, async (req) => requireOps(s.ops).copyTargets(req.ctx().actor, req.body.ad_account_id));
 

@@ -1,4 +1,4 @@
-import { both, type Bilingual } from '@ads/contracts';
+import { both, type AdBudgetChangeState, type Bilingual } from '@ads/contracts';
 import type { Db } from '../../db/database.ts';
 import type { AdLevel, AdOperationAction } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
@@ -32,6 +32,8 @@ export interface OpResult {
   error: Bilingual | null;
   warnings: Bilingual[];
   operation_id: number | null;
+  /** Budget acts on ad sets: the hour's changes before this one. */
+  budget_changes?: AdBudgetChangeState;
 }
 
 /** The object a log row is about. */
@@ -97,5 +99,11 @@ export function createOpLog({ db, clock }: { db: Db; clock: Clock }) {
     return id;
   }
 
-  return { begin, finish, refused };
+  /** The rows an earlier attempt of the same batch wrote (a job retried after a crash goes on from them). */
+  async function ofBatch(batchId: string, action: AdOperationAction) {
+    const rows = await db.selectFrom('ad_operations').select(['id', 'level', 'object_platform_id', 'ad_account_id', 'after', 'result', 'error', 'error_en']).where('batch_id', '=', batchId).where('action', '=', action).orderBy('id').execute();
+    return rows.map((r) => ({ ...r, after: (typeof r.after === 'string' ? JSON.parse(r.after) : (r.after ?? {})) as Record<string, unknown> }));
+  }
+
+  return { begin, finish, refused, ofBatch };
 }

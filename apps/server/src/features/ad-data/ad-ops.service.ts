@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AD_CONVERSION_EVENTS, both, IS_ADMIN_SUPER, type AdCopyAccount, type AdCopyTargets, type Bilingual } from '@ads/contracts';
+import { AD_CONVERSION_EVENTS, ADSET_BUDGET_CHANGES_PER_HOUR, both, IS_ADMIN_SUPER, type AdBudgetChangeState, type AdCopyAccount, type AdCopyTargets, type Bilingual } from '@ads/contracts';
 import type { Db } from '../../db/database.ts';
 import type { AdLevel } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
@@ -62,8 +62,10 @@ export interface ApplyInput {
   dry_run?: boolean;
 }
 
-/** Ad-set budget changes the platform allows per hour (reference §4). */
-export const ADSET_BUDGET_CHANGES_PER_HOUR = 4;
+export { ADSET_BUDGET_CHANGES_PER_HOUR };
+const HOUR_MS = 3_600_000;
+/** A time of day as the refusal says it (the dialog shows the exact instant in the viewer's zone). */
+const hhmm = (iso: string) => `${iso.slice(11, 16)} UTC`;
 /** A budget above this many US dollars a day is confirmed with a warning. */
 const BUDGET_WARN_USD = 1000;
 
@@ -126,11 +128,41 @@ export function createAdOperations({ db, clock, sync, platform, jobs, reportTime
     return rows.map((r) => ({ ...r, daily_budget_minor: null, lifetime_budget_minor: null, bid_amount_minor: null, budget_holder: 'none' }));
   }
 
-  /** Ok budget changes of an ad set within the last hour, from our log (the platform counts the same acts). */
-  async function budgetChangesLastHour(adsetPlatformId: string): Promise<{ count: number; oldest: Date | null }> {
-    const since = new Date(clock.now().getTime() - 3_600_000);
-    const rows = await db.selectFrom('ad_operations').select('finished_at').where('level', '=', 'adset').where('object_platform_id', '=', adsetPlatformId).where('action', '=', 'budget').where('result', '=', 'ok').where('finished_at', '>', since).orderBy('finished_at').execute();
-    return { count: rows.length, oldest: rows[0]?.finished_at ?? null };
+  /**
+   * Ok budget changes of ad sets (platform ids) within the last hour, from our log — every budget
+   * act made here (people, rules, start tasks) goes through it, and the platform counts the same
+   * acts: how many are used, when one frees and, once all four are used, when the next is allowed.
+   */
+  async function budgetChangeStates(adsetPlatformIds: readonly string[]): Promise<Map<string, AdBudgetChangeState>> {
+    const out = new Map<string, AdBudgetChangeState>();
+    if (!adsetPlatformIds.length) return out;
+    const since = new Date(clock.now().getTime() - HOUR_MS);
+    const rows = await db
+      .selectFrom('ad_operations')
+      .select(['object_platform_id', 'finished_at'])
+      .where('level', '=', 'adset')
+      .where('object_platform_id', 'in', [...new Set(adsetPlatformIds)])
+      .where('action', '=', 'budget')
+      .where('result', '=', 'ok')
+      .where('finished_at', '>', since)
+      .orderBy('finished_at', 'desc')
+      .execute();
+    const times = new Map<string, Date[]>();
+    for (const r of rows) times.set(r.object_platform_id, [...(times.get(r.object_platform_id) ?? []), r.finished_at!]);
+    for (const id of adsetPlatformIds) {
+      // Newest first: the change that must leave the hour before another is allowed is the limit-th newest.
+      const list = times.get(id) ?? [];
+      const used = list.length;
+      const oldest = list.at(-1);
+      const blocking = used >= ADSET_BUDGET_CHANGES_PER_HOUR ? list[ADSET_BUDGET_CHANGES_PER_HOUR - 1]! : null;
+      out.set(id, {
+        used,
+        limit: ADSET_BUDGET_CHANGES_PER_HOUR,
+        next_change_at: blocking ? new Date(blocking.getTime() + HOUR_MS).toISOString() : null,
+        frees_at: oldest ? new Date(oldest.getTime() + HOUR_MS).toISOString() : null,
+      });
+    }
+    return out;
   }
 
   async function assertScope(actor: OpActor, level: AdLevel, ids: number[]) {
@@ -168,8 +200,10 @@ export function createAdOperations({ db, clock, sync, platform, jobs, reportTime
       const results: OpResult[] = [];
       const written: { ad_account_id: number; platform_id: string }[] = [];
 
+      const budgetStates = input.action === 'budget' && input.level === 'adset' ? await budgetChangeStates(list.map((t) => t.platform_id)) : new Map<string, AdBudgetChangeState>();
       for (const t of list) {
         const warnings: Bilingual[] = [];
+        let budgetChanges: AdBudgetChangeState | undefined;
         let before: Record<string, unknown> = {};
         let after: Record<string, unknown> = {};
         let update: Parameters<AdPlatformClient['updateAdObject']>[2] | 'delete' = {};
@@ -213,12 +247,13 @@ export function createAdOperations({ db, clock, sync, platform, jobs, reportTime
               const holder = t.budget_holder === 'campaign' ? LEVEL_WORD.campaign : LEVEL_WORD.adset;
               refusal = { zh: both('AD_OP_NO_BUDGET_HERE', { name: t.name, holder: holder.zh }).zh, en: both('AD_OP_NO_BUDGET_HERE', { name: t.name, holder: holder.en }).en };
             } else if (input.level === 'adset') {
-              const changes = await budgetChangesLastHour(t.platform_id);
-              if (changes.count >= ADSET_BUDGET_CHANGES_PER_HOUR) {
-                const at = new Date(changes.oldest!.getTime() + 3_600_000).toISOString().slice(11, 16) + ' UTC';
-                refusal = both('AD_OP_BUDGET_LIMIT', { name: t.name, count: changes.count, at });
-              } else if (changes.count === ADSET_BUDGET_CHANGES_PER_HOUR - 1) {
-                warnings.push(both('AD_OP_BUDGET_LIMIT', { name: t.name, count: changes.count, at: '-' }));
+              const changes = budgetStates.get(t.platform_id)!;
+              budgetChanges = changes;
+              if (changes.next_change_at) {
+                refusal = both('AD_OP_BUDGET_LIMIT', { name: t.name, count: changes.used, at: hhmm(changes.next_change_at) });
+              } else if (changes.used === ADSET_BUDGET_CHANGES_PER_HOUR - 1) {
+                // The last change of the hour: after it, the next waits until the oldest leaves the hour.
+                warnings.push(both('AD_OP_BUDGET_LAST', { name: t.name, count: changes.used, at: hhmm(changes.frees_at!) }));
               }
             }
             const usd = (daily ?? lifetime ?? 0) / currencyOffset(t.currency);
@@ -226,7 +261,7 @@ export function createAdOperations({ db, clock, sync, platform, jobs, reportTime
             break;
           }
         }
-        const base = { id: t.id, platform_id: t.platform_id, name: t.name, ad_account_id: t.ad_account_id, before, after, warnings };
+        const base = { id: t.id, platform_id: t.platform_id, name: t.name, ad_account_id: t.ad_account_id, before, after, warnings, ...(budgetChanges && { budget_changes: budgetChanges }) };
         if (input.dry_run) {
           results.push({ ...base, result: refusal ? 'failed' : 'preview', error: refusal, operation_id: null });
           continue;
@@ -299,6 +334,17 @@ export function createAdOperations({ db, clock, sync, platform, jobs, reportTime
         return { batch_id: batchId, results: [], task_id: taskId, notes: [...(await copier.preview(plan)).notes, both('AD_COPY_QUEUED')] };
       }
       return { batch_id: batchId, results: await copier.execute(plan, actor, batchId) };
+    },
+
+    /** The budget changes of the last hour of ad sets (our ids) in the caller's scope, for the budget dialog before it sends. */
+    async budgetChanges(actor: OpActor, ids: number[]): Promise<{ list: (AdBudgetChangeState & { id: number })[] }> {
+      const unique = [...new Set(ids)];
+      await assertScope(actor, 'adset', unique);
+      const sets = await db.selectFrom('ad_sets').select(['id', 'platform_id']).where('id', 'in', unique).execute();
+      if (sets.length !== unique.length) throw new AppError('AD_OBJECT_NOT_FOUND');
+      const states = await budgetChangeStates(sets.map((s) => s.platform_id));
+      const byId = new Map(sets.map((s) => [s.id, states.get(s.platform_id)!]));
+      return { list: unique.map((id) => ({ id, ...byId.get(id)! })) };
     },
 
     /** Ad accounts of the caller's data scope (50, by name or id), for the copy dialog's picker. */

@@ -26,6 +26,20 @@ export function useAdOperations(body: AdOperationsBody, opts: { enabled?: boolea
   });
 }
 
+/**
+ * /ad-ops/budget_changes: ad sets' budget changes of the last hour and when each may change again,
+ * read when the budget dialog opens (outside adDataKeys.all: an act's invalidation need not re-ask;
+ * the dialog reads it afresh each time it opens).
+ */
+export function useBudgetChanges(ids: number[], opts: { enabled?: boolean } = {}) {
+  return useQuery({
+    queryKey: ['ad-budget-changes', ids] as const,
+    queryFn: () => api.call(endpoints.adOps.budget_changes, { ids }),
+    enabled: (opts.enabled ?? true) && ids.length > 0,
+    gcTime: 0,
+  });
+}
+
 /** /ad-ops/copy_accounts: ad accounts of the viewer's data scope a copy may go to, with their currency. */
 export function useCopyAccounts(keyword: string, opts: { enabled?: boolean } = {}) {
   return useQuery({

@@ -2,8 +2,9 @@ import type { AdLevel, AdOpsApplyBody, AdReportRow } from '@ads/contracts';
 import { Alert, Button, Flex, Form, Input, InputNumber, Modal, Radio, Skeleton, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { currencyDecimals } from '@/lib/format';
+import { currencyDecimals, formatDateTime } from '@/lib/format';
 import { useAdOpPreview, useApplyAdOp, type AdOpResult } from '../api/use-ad-data-mutations';
+import { useBudgetChanges } from '../api/use-ad-queries';
 import { budgetHolder, budgetText, minorMoney } from './op-format';
 import { OpResultsTable } from './op-results-table';
 
@@ -72,6 +73,19 @@ function OpModalDialog({ request, onClose, onDone }: { request: OpRequest; onClo
   const currencies = [...new Set(rows.map((r) => r.currency ?? 'USD'))];
   const currency = currencies.length === 1 ? currencies[0]! : null;
   const first = rows[0];
+  // Ad sets holding their budget: the platform allows each 4 changes an hour, said before sending.
+  const hourly = action === 'budget' && request.level === 'adset' ? rows.filter((r) => budgetHolder(request.level, r) === 'self') : [];
+  const changes = useBudgetChanges(
+    hourly.map((r) => r.id),
+    { enabled: step === 'form' },
+  );
+  const changeOf = new Map((changes.data?.list ?? []).map((c) => [c.id, c]));
+  const blocked = hourly.filter((r) => changeOf.get(r.id)?.next_change_at);
+  const lastOnes = hourly.filter((r) => {
+    const c = changeOf.get(r.id);
+    return c && !c.next_change_at && c.used === c.limit - 1;
+  });
+  const allBlocked = hourly.length > 0 && blocked.length === rows.length;
 
   const submitForm = async () => {
     const v = await form.validateFields();
@@ -106,7 +120,7 @@ function OpModalDialog({ request, onClose, onDone }: { request: OpRequest; onClo
     step === 'form' ? (
       <Flex justify="end" gap={8}>
         <Button onClick={onClose}>{tc('actions.cancel')}</Button>
-        <Button type="primary" onClick={() => void submitForm().catch(() => undefined)}>
+        <Button type="primary" disabled={allBlocked} onClick={() => void submitForm().catch(() => undefined)}>
           {t('ops.review')}
         </Button>
       </Flex>
@@ -137,6 +151,22 @@ function OpModalDialog({ request, onClose, onDone }: { request: OpRequest; onClo
             <Alert type="info" showIcon title={t('budget.heldElsewhere', { names: rows.filter((r) => budgetHolder(request.level, r) !== 'self').map((r) => r.name).join('、'), holder: t(`levels.${request.level === 'campaign' ? 'adset' : 'campaign'}`) })} />
           )}
           {request.level === 'adset' && <Typography.Text type="secondary">{t('budget.hourLimit')}</Typography.Text>}
+          {hourly.length > 0 && (
+            <Flex vertical gap={8} data-testid="budget-hour">
+              {changes.isPending && <Typography.Text type="secondary">{t('budget.hourLoading')}</Typography.Text>}
+              {changes.isError && <Alert type="warning" showIcon title={t('budget.hourFailed')} />}
+              {rows.length === 1 && changeOf.get(first.id) && <Typography.Text>{t('budget.hourUsed', { used: changeOf.get(first.id)!.used, limit: changeOf.get(first.id)!.limit })}</Typography.Text>}
+              {blocked.length > 0 && (
+                <Alert
+                  type="error"
+                  showIcon
+                  title={allBlocked ? t('budget.allBlocked') : undefined}
+                  description={t('budget.hourBlocked', { limit: changeOf.get(blocked[0]!.id)!.limit, list: blocked.map((r) => t('budget.hourBlockedItem', { name: r.name, time: formatDateTime(changeOf.get(r.id)!.next_change_at) })).join('；') })}
+                />
+              )}
+              {lastOnes.length > 0 && <Alert type="warning" showIcon title={t('budget.hourLast', { list: lastOnes.map((r) => t('budget.hourLastItem', { name: r.name, time: formatDateTime(changeOf.get(r.id)!.frees_at) })).join('；') })} />}
+            </Flex>
+          )}
           {!currency && <Alert type="warning" showIcon title={t('budget.mixedCurrencies', { currencies: currencies.join(', ') })} />}
           <Form form={form} layout="vertical" initialValues={initial}>
             <Form.Item name="kind" label={t('budget.kind')}>

@@ -3,6 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { assetsBackend } from '@/testing/assets-backend';
 import { adDataBackend, buildOperation, COPY_BATCH, type MockReportRow } from '@/testing/ad-data-backend';
+import { formatDateTime } from '@/lib/format';
 import { findDialog, rowOf } from '@/testing/dom';
 import { mockApi } from '@/testing/mock-api';
 import { manager, renderScreen } from '@/testing/render';
@@ -144,6 +145,56 @@ describe('ad data operations', { timeout: 60_000 }, () => {
     expect(api.lastBody('/ad-ops/apply')).toEqual({ level: 'adset', ids: [32], action: 'budget', daily_budget: 4500, dry_run: true });
     // Refused by the dry run: nothing to confirm.
     expect(dialog.getByRole('button', { name: 'Confirm (0)' }).hasAttribute('disabled')).toBe(true);
+  });
+});
+
+describe('budget changes of the hour, before sending', { timeout: 60_000 }, () => {
+  const next = '2026-11-24T04:10:00.000Z';
+  const frees = '2026-11-24T04:25:00.000Z';
+
+  it('says in the form which ad sets used their four changes and when they may change again, and warns of the hour’s last one', async () => {
+    const { api, user } = setup(<AdsetReportPage />, '/advertising/group?campaign_id=21', {
+      rows,
+      budgetChanges: { 31: { used: 3, frees_at: frees }, 32: { used: 4, next_change_at: next, frees_at: next } },
+      refusing: { 32: 'JP set B: 4 budget changes in the last hour' },
+    });
+    await screen.findByText('US set A');
+    await user.click(screen.getByRole('checkbox', { name: 'Select "US set A"' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Select "JP set B"' }));
+    await user.click(within(screen.getByTestId('selection-bar')).getByRole('button', { name: /budget/i }));
+    const dialog = await findDialog('Budget of 2 × Ad set');
+    const hour = within(await dialog.findByTestId('budget-hour'));
+    expect(await hour.findByText(`These ad sets had their 4 budget changes this hour and will not change now: "JP set B" may change again after ${formatDateTime(next)}`)).toBeTruthy();
+    expect(hour.getByText(`For these ad sets this is the last change of the hour; the next must wait: "US set A" next after ${formatDateTime(frees)}`)).toBeTruthy();
+    expect(api.lastBody('/ad-ops/budget_changes')).toEqual({ ids: [31, 32] });
+    // One of them may still change: the review goes on, the refused one is left out of the act.
+    await user.type(dialog.getByLabelText(/New budget/), '50');
+    await user.click(dialog.getByRole('button', { name: 'Next: review the changes' }));
+    await dialog.findByTestId('op-preview');
+    await user.click(dialog.getByRole('button', { name: 'Confirm (1)' }));
+    await dialog.findByTestId('op-results');
+    expect(api.lastBody('/ad-ops/apply')).toEqual({ level: 'adset', ids: [31], action: 'budget', daily_budget: 50 });
+  });
+
+  it('blocks the edit when the only ad set may not change again this hour, and shows the count otherwise', async () => {
+    const { api, user } = setup(<AdsetReportPage />, '/advertising/group?campaign_id=21', { rows, budgetChanges: { 32: { used: 4, next_change_at: next, frees_at: next }, 31: { used: 1, frees_at: frees } } });
+    await screen.findByText('JP set B');
+    await user.click(screen.getByRole('button', { name: 'More actions for "JP set B"' }));
+    await user.click(await screen.findByText('Edit budget'));
+    const dialog = await findDialog('Budget of 1 × Ad set');
+    expect(await dialog.findByText('None of these ad sets may change its budget again this hour')).toBeTruthy();
+    expect(dialog.getByText('Budget changed 4 of 4 times this hour')).toBeTruthy();
+    expect(dialog.getByRole('button', { name: 'Next: review the changes' }).hasAttribute('disabled')).toBe(true);
+    expect(api.bodies('/ad-ops/apply')).toEqual([]);
+    await user.click(dialog.getByRole('button', { name: 'Cancel' }));
+
+    await user.click(screen.getByRole('button', { name: 'More actions for "US set A"' }));
+    // The first row's menu stays in the page, hidden: the newest is this row's.
+    await user.click((await screen.findAllByText('Edit budget')).at(-1)!);
+    const other = await findDialog('Budget of 1 × Ad set');
+    expect(await other.findByText('Budget changed 1 of 4 times this hour')).toBeTruthy();
+    expect(other.queryByRole('alert')).toBeNull();
+    expect(other.getByRole('button', { name: 'Next: review the changes' }).hasAttribute('disabled')).toBe(false);
   });
 });
 
