@@ -455,7 +455,8 @@ export async function measureRules(log: (line: string) => void): Promise<RulesFi
     if (!f.tick.acted) out.problems.push(`rules ${f.driver}: nothing acted`);
   };
   const pgLayout = layoutOf(RULES_ADS, RULES_ACCOUNTS);
-  const bench = await createBenchDatabase();
+  // BENCH_RULES_POSTGRES=0 runs the PGlite part alone.
+  const bench = process.env.BENCH_RULES_POSTGRES === '0' ? { unavailable: 'BENCH_RULES_POSTGRES=0' } : await createBenchDatabase();
   if ('unavailable' in bench) {
     out.postgresSkipped = bench.unavailable;
     log(`  skipped PostgreSQL: ${bench.unavailable}`);
