@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { both, type CreatePostsBody, type ListPostsBody, type PagePost, type PostPage } from '@ads/contracts';
+import { both, type CreatePostsBody, type ListPostMaterialsBody, type ListPostsBody, type PostMaterial, type PagePost, type PostPage } from '@ads/contracts';
 import { sql, type SqlBool } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { AppError } from '../../errors.ts';
@@ -59,6 +59,11 @@ export function createPostService({ db, clock, jobs, materials }: PostServiceDep
     async pages(ctx: RequestContext): Promise<{ list: PostPage[] }> {
       const rows = await usablePages(db, ctx.actor);
       return { list: rows.map((r) => ({ ...r, has_token: Boolean(r.has_token) })) };
+    },
+
+    async materials(ctx: RequestContext, body: ListPostMaterialsBody): Promise<{ list: PostMaterial[]; total: number }> {
+      const page = await materials.list(ctx, { page: body.page, page_size: body.page_size, ...(body.keyword && { keyword: body.keyword }), ...(body.kind && { kind: body.kind }) });
+      return { total: page.total, list: page.list.map((m) => ({ id: m.id, kind: m.kind, file_name: m.file_name })) };
     },
 
     async create(ctx: RequestContext, body: CreatePostsBody): Promise<{ batch_id: string; task_id: number; count: number }> {
