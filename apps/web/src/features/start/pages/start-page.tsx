@@ -1,7 +1,7 @@
 import { endpoints, type StartCampaign, type StartResult, type StartScheme, type StartTask, taskStatusSchema } from '@ads/contracts';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Checkbox, DatePicker, Drawer, Flex, Form, Input, Radio, Select, Table, Tabs, Tag, Typography } from 'antd';
-import dayjs from 'dayjs';
+import type dayjs from 'dayjs';
 import { useState, type Key } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
