@@ -84,3 +84,12 @@ export const pagePostSchema = z.object({
   posted_at: z.string().nullable(),
 });
 export type PagePost = z.infer<typeof pagePostSchema>;
+
+/** Library materials to post (the caller's scope), by name. */
+export const listPostMaterialsBodySchema = pageBodySchema.extend({
+  keyword: text().trim().max(100).optional(),
+  kind: z.enum(['video', 'image']).optional(),
+});
+export type ListPostMaterialsBody = z.infer<typeof listPostMaterialsBodySchema>;
+export const postMaterialSchema = z.object({ id: z.number().int(), kind: z.enum(['video', 'image']), file_name: z.string() });
+export type PostMaterial = z.infer<typeof postMaterialSchema>;

@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { createMediaTools } from '../features/materials/media.ts';
+import { createMaterialStorage } from '../features/materials/storage.ts';
 import { testConfig } from './build-test-app.ts';
 
 /** Helpers for the materials tests: media made with the bundled ffmpeg, a tus client over HTTP, config on a temp dir. */
@@ -180,4 +181,12 @@ export async function createMaterial(db: Db, spec: MaterialSpec) {
     })
     .returning(['id', 'md5'])
     .executeTakeFirstOrThrow();
+}
+
+/** Puts a material's file bytes into the store under its `storage_key` (a createMaterial row with a real file). */
+export async function putMaterialFile(db: Db, config: Config, materialId: number, bytes: Buffer, contentType: string) {
+  const { storage_key } = await db.selectFrom('materials').select('storage_key').where('id', '=', materialId).executeTakeFirstOrThrow();
+  const tmp = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ads-put-')), 'file');
+  fs.writeFileSync(tmp, bytes);
+  await createMaterialStorage(config.materials.storage).put(storage_key, tmp, { contentType, move: true });
 }

@@ -3,6 +3,7 @@ import type adData from './zh-CN/ad-data';
 import type assets from './zh-CN/assets';
 import type cron from './zh-CN/cron';
 import type hosting from './zh-CN/hosting';
+import type launch from './zh-CN/launch';
 import type materials from './zh-CN/materials';
 import type orders from './zh-CN/orders';
 import type publish from './zh-CN/publish';
@@ -18,6 +19,7 @@ export interface LazyResources {
   assets: typeof assets;
   cron: typeof cron;
   hosting: typeof hosting;
+  launch: typeof launch;
   materials: typeof materials;
   orders: typeof orders;
   publish: typeof publish;

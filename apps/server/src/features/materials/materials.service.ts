@@ -658,6 +658,16 @@ export async function settleVideoPush(db: Db, pushId: number, outcome: { state: 
   );
 }
 
+/** A material's file as bytes with its kind and name (a page post uploads it whole); null when gone. */
+export async function materialBytes(db: Db, storageConfig: Parameters<typeof createMaterialStorage>[0], materialId: number): Promise<{ kind: 'video' | 'image'; data: Uint8Array; filename: string; contentType: string | null } | null> {
+  const [m] = await materialFiles(db, [materialId]);
+  if (!m) return null;
+  const storage = createMaterialStorage(storageConfig);
+  const stat = await storage.stat(m.storage_key);
+  if (!stat) return null;
+  return { kind: m.kind, data: await readBytes(storage, m.storage_key, 0, stat.size), filename: m.file_name, contentType: m.mime_type };
+}
+
 /** A material's thumbnail (a video's frame, an image's scaled copy) as bytes: a video creative needs one as an image. */
 export async function thumbnailBytes(db: Db, storageConfig: Parameters<typeof createMaterialStorage>[0], materialId: number): Promise<{ data: Uint8Array; filename: string } | null> {
   const [m] = await materialFiles(db, [materialId]);

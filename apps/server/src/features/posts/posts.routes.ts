@@ -9,6 +9,7 @@ const { pagePosts } = endpoints;
 export function postRoutes(s: PostService): FastifyPluginAsync {
   return async (app) => {
     endpoint(app, pagePosts.pages, async (req) => s.pages(req.ctx()));
+    endpoint(app, pagePosts.materials, async (req) => s.materials(req.ctx(), req.body));
     endpoint(app, pagePosts.create, async (req) => s.create(req.ctx(), req.body));
     endpoint(app, pagePosts.list, async (req) => s.list(req.ctx(), req.body));
   };

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { both, type CreatePostsBody, type ListPostsBody, type PagePost, type PostPage } from '@ads/contracts';
+import { both, type CreatePostsBody, type ListPostMaterialsBody, type ListPostsBody, type PostMaterial, type PagePost, type PostPage } from '@ads/contracts';
 import { sql, type SqlBool } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { AppError } from '../../errors.ts';
@@ -10,10 +10,8 @@ import { secretBoxFor, SecretUnreadableError } from '../../lib/crypto.ts';
 import { forAssets, seesEverything, visibleAdAccountIds, visibleUserIds, type ScopeActor } from '../../lib/scope.ts';
 import type { Jobs } from '../../jobs/types.ts';
 import { PlatformError } from '../../platform/types.ts';
-import { failureText } from '../ad-data/ad-op-log.ts';
-import type { MaterialService } from '../materials/materials.service.ts';
-import { materialFiles } from '../materials/materials.repository.ts';
-import { createMaterialStorage, readBytes } from '../materials/storage.ts';
+import { platformDetail } from '../../lib/platform-errors.ts';
+import { materialBytes, type MaterialService } from '../materials/materials.service.ts';
 
 // Page posts (帖子管理): a bulk create stores one row per (post, page) and queues a job per person
 // (`poster:<user>`) that makes them with each page's token. A row goes pending → creating (the
@@ -59,6 +57,11 @@ export function createPostService({ db, clock, jobs, materials }: PostServiceDep
     async pages(ctx: RequestContext): Promise<{ list: PostPage[] }> {
       const rows = await usablePages(db, ctx.actor);
       return { list: rows.map((r) => ({ ...r, has_token: Boolean(r.has_token) })) };
+    },
+
+    async materials(ctx: RequestContext, body: ListPostMaterialsBody): Promise<{ list: PostMaterial[]; total: number }> {
+      const page = await materials.list(ctx, { page: body.page, page_size: body.page_size, ...(body.keyword && { keyword: body.keyword }), ...(body.kind && { kind: body.kind }) });
+      return { total: page.total, list: page.list.map((m) => ({ id: m.id, kind: m.kind, file_name: m.file_name })) };
     },
 
     async create(ctx: RequestContext, body: CreatePostsBody): Promise<{ batch_id: string; task_id: number; count: number }> {
@@ -188,8 +191,7 @@ export const pagePostsJob = defineJob<{ batch_id: string }>({
       .where('x.batch_id', '=', ctx.data.batch_id)
       .orderBy('x.id')
       .execute();
-    const storage = createMaterialStorage(ctx.config.materials.storage);
-    const files = new Map((await materialFiles(db, [...new Set(rows.map((r) => r.material_id).filter((m): m is number => m !== null))])).map((m) => [m.id, m]));
+    const names = new Map((await db.selectFrom('materials').select(['id', 'file_name']).where('id', 'in', [0, ...rows.map((r) => r.material_id ?? 0)]).execute()).map((m) => [m.id, m.file_name]));
     const tokens = new Map<number, Promise<string | null>>();
     const fail = (id: number, text: { zh: string; en: string }) => db.updateTable('page_posts').set({ status: 'failed', error: text.zh, error_en: text.en, updated_at: clock.now() }).where('id', '=', id).execute();
     const created = (id: number, r: { postId: string; mediaId: string | null }) =>
@@ -204,8 +206,9 @@ export const pagePostsJob = defineJob<{ batch_id: string }>({
         await fail(r.id, both('POST_PAGE_NO_TOKEN'));
         continue;
       }
-      const file = r.material_id ? files.get(r.material_id) : undefined;
-      const title = file ? file.file_name.replace(/\.[^.]+$/, '') : null;
+      const fileName = r.material_id ? names.get(r.material_id) : undefined;
+      // The video's title: how a lost create is told apart from other posts of the same text.
+      const title = fileName ? fileName.replace(/\.[^.]+$/, '') : null;
       const input = { kind: r.kind, message: r.message, title };
       if (r.status === 'creating') {
         // The call went out before: it may have been applied. Posts already recorded are not it.
@@ -216,24 +219,25 @@ export const pagePostsJob = defineJob<{ batch_id: string }>({
           continue;
         }
       }
+      const file = r.material_id ? await materialBytes(db, ctx.config.materials.storage, r.material_id) : null;
       if (r.material_id && !file) {
         await fail(r.id, both('POST_MATERIAL_NOT_FOUND'));
         continue;
       }
-      const data = file ? await readBytes(storage, file.storage_key, 0, Number(file.size_bytes)) : null;
       await db.updateTable('page_posts').set({ status: 'creating', attempts: sql`attempts + 1`, updated_at: clock.now() }).where('id', '=', r.id).execute();
       try {
         const out = await ctx.platform.createPagePost(
           token,
           r.page_platform_id,
-          { ...input, link: r.link, callToAction: r.call_to_action, published: r.published, file: data && file ? { data, filename: file.file_name, contentType: file.mime_type ?? undefined } : null },
+          { ...input, link: r.link, callToAction: r.call_to_action, published: r.published, file: file ? { data: file.data, filename: file.filename, ...(file.contentType && { contentType: file.contentType }) } : null },
           { signal: ctx.signal },
         );
         await created(r.id, out);
       } catch (err) {
         // A lost answer or a limit: the run is retried and looks the post up first.
         if (ctx.signal.aborted || !(err instanceof PlatformError) || err.retryable) throw err;
-        await fail(r.id, failureText(err));
+        const detail = platformDetail(err);
+        await fail(r.id, { zh: detail, en: detail });
       }
     }
     const counts = await db

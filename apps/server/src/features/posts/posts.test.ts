@@ -11,9 +11,8 @@ import { adAccountId, connectUser, graph, syncClocks } from '../../test/ad-data.
 import { buildTestApp, driver, type TestApp } from '../../test/build-test-app.ts';
 import { createUser } from '../../test/factories.ts';
 import { FAST, testLog, waitForRun } from '../../test/jobs.ts';
-import { createMaterial, makeTestMedia, materialsConfig, type TestMedia } from '../../test/materials.ts';
+import { createMaterial, makeTestMedia, materialsConfig, putMaterialFile, type TestMedia } from '../../test/materials.ts';
 import { startTestSimulator, type SimUser, type TestSimulator } from '../../test/simulator.ts';
-import { createMaterialStorage } from '../materials/storage.ts';
 
 vi.setConfig({ testTimeout: 60_000 });
 
@@ -95,7 +94,6 @@ beforeAll(async () => {
   expect(await adAccountId(t.db, fb.ad_accounts[0]!.id)).toBeGreaterThan(0);
 
   // Library files: the staff's video and image, and a material of someone else.
-  const storage = createMaterialStorage(config.materials.storage);
   const other = await createUser(t.db, {});
   for (const [k, bytes, kind, owner] of [
     ['video', media.video, 'video', staffId],
@@ -103,10 +101,7 @@ beforeAll(async () => {
     ['foreign', media.video2, 'video', other.id],
   ] as const) {
     const row = await createMaterial(t.db, { uploader_id: owner, kind, file_name: `${k}.${kind === 'video' ? 'mp4' : 'png'}`, size_bytes: bytes.length });
-    const key = (await t.db.selectFrom('materials').select('storage_key').where('id', '=', row.id).executeTakeFirstOrThrow()).storage_key;
-    const tmp = path.join(dir, `${k}.bin`);
-    fs.writeFileSync(tmp, bytes);
-    await storage.put(key, tmp, { contentType: kind === 'video' ? 'video/mp4' : 'image/png' });
+    await putMaterialFile(t.db, config, row.id, bytes, kind === 'video' ? 'video/mp4' : 'image/png');
     m[k] = row.id;
   }
 }, 120_000);

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createJobs, type JobRunner } from '../../jobs/runner.ts';
-import type { JobContext } from '../../jobs/types.ts';
 import { jobRegistry } from '../../jobs/registry.ts';
 import { adAccountId, connectUser, graph, simTree, syncClocks } from '../../test/ad-data.ts';
 import { buildTestApp, driver, testConfig, type TestApp } from '../../test/build-test-app.ts';
 import { createUser } from '../../test/factories.ts';
 import { FAST, readRun, testLog, waitForRun } from '../../test/jobs.ts';
 import { startTestSimulator, type SimUser, type TestSimulator } from '../../test/simulator.ts';
-import { syncAdAccountJob } from '../ad-data/ad-data.jobs.ts';
+import { createAdSync } from '../ad-data/ad-sync.service.ts';
+import { secretBoxFor } from '../../lib/crypto.ts';
 import { wallToInstant } from './start.service.ts';
 
 vi.setConfig({ testTimeout: 60_000 });
@@ -69,8 +69,8 @@ beforeAll(async () => {
   const accounts = [await adAccountId(t.db, la), await adAccountId(t.db, tk), await adAccountId(t.db, x)];
   // The staff's scope: the Los Angeles and Tokyo accounts, not the third.
   await t.db.insertInto('user_ad_accounts').values([accounts[0]!, accounts[1]!].map((a) => ({ user_id: staffId, ad_account_id: a, created_at: new Date() }))).execute();
-  const ctx = <T>(data: T): JobContext<T> => ({ data, db: t.db, platform: sim.platform, clock: t.clock, config, log: testLog(), runId: 0, signal: new AbortController().signal, progress: async () => {} });
-  for (const a of accounts) expect((await syncAdAccountJob.run(ctx({ ad_account_id: a, mode: 'recent' }))).status).toBe('success');
+  const sync = createAdSync({ db: t.db, platform: sim.platform, clock: t.clock, secrets: secretBoxFor(t.db, config.tokenEncryptionKey), reportTimezone: config.reportTimezone });
+  for (const a of accounts) await sync.syncAccount(a, { mode: 'recent' });
   for (const k of Object.keys(camp) as (keyof typeof camp)[]) id[k] = (await t.db.selectFrom('ad_campaigns').select('id').where('platform_id', '=', camp[k]).executeTakeFirstOrThrow()).id;
 }, 120_000);
 

@@ -1,8 +1,10 @@
 import { DeleteOutlined, PictureOutlined, PlusOutlined, VideoCameraAddOutlined } from '@ant-design/icons';
-import { combinationCount, PUBLISH_LIMITS, type PublishMaterial } from '@ads/contracts';
-import { Alert, Button, Card, Flex, Form, Input, Radio, Select, Statistic, Table, Typography } from 'antd';
+import { combinationCount, endpoints, PUBLISH_LIMITS, type PublishMaterial } from '@ads/contracts';
+import { useQuery } from '@tanstack/react-query';
+import { Alert, AutoComplete, Button, Card, Flex, Form, Input, Radio, Select, Statistic, Table, Typography } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { api } from '@/lib/api-client';
 import { usePublishAccounts, usePublishMaterials } from '../api/use-publish-lookups';
 import { countable, type WizardValues } from './draft';
 import { MaterialPicker } from './material-picker';
@@ -231,6 +233,20 @@ function TextList({ field, max, min, multiline }: { field: 'primary_texts' | 'he
   );
 }
 
+/**
+ * A post id: typed, or picked from the posts made under 帖子管理 on the row's page (created ones,
+ * published or not, newest first).
+ */
+function PostIdField({ index, label, value, onChange }: { index: number; label: string; value?: string; onChange?: (v: string) => void }) {
+  const pageId = Form.useWatch<number | undefined>(['creatives', 'posts', index, 'page_id']);
+  const body = { page: 1, page_size: 50, status: 'created' as const, ...(pageId && { page_id: pageId }) };
+  const posts = useQuery({ queryKey: ['page-posts', 'list', body], queryFn: () => api.call(endpoints.pagePosts.list, body), enabled: Boolean(pageId) });
+  const options = (posts.data?.list ?? [])
+    .filter((p) => p.platform_post_id)
+    .map((p) => ({ value: p.platform_post_id!, label: `${p.platform_post_id} · ${p.material?.name ?? p.link ?? ''} · ${p.message.slice(0, 40)}` }));
+  return <AutoComplete value={value} onChange={onChange} options={options} placeholder="1234567890_9876543210" aria-label={label} />;
+}
+
 /** Existing page posts as creatives: the page and the post id (`<page id>_<post id>`). */
 function PostList() {
   const { t } = useTranslation('publish');
@@ -268,7 +284,7 @@ function PostList() {
                 ]}
                 style={{ marginBottom: 0, flex: '1 1 260px' }}
               >
-                <Input placeholder="1234567890_9876543210" aria-label={t('creatives.posts.idOf', { n: i + 1 })} />
+                <PostIdField index={f.name} label={t('creatives.posts.idOf', { n: i + 1 })} />
               </Form.Item>
               <Button type="text" icon={<DeleteOutlined />} aria-label={t('creatives.texts.removeItem', { n: i + 1 })} onClick={() => remove(f.name)} />
             </Flex>

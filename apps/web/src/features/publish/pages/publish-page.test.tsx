@@ -274,4 +274,27 @@ describe('schemes', { timeout: 60_000 }, () => {
     // Nothing moves any more: no second cancel, no retry.
     expect((screen.getByRole('button', { name: /Cancel scheme/ }) as HTMLButtonElement).disabled).toBe(true);
   });
+  it('offers the posts made under 帖子管理 on the chosen page as existing-post creatives', async () => {
+    leaveWizardAt(1, (v) => {
+      v.creatives.source = 'posts';
+      v.creatives.posts = [{ page_id: 111, post_id: '' }];
+    });
+    const backend = publishBackend(seed);
+    const api = mockApi({
+      ...backend.handlers,
+      '/page-posts/list': (b) => ({
+        list:
+          b.page_id === 111
+            ? [{ id: 1, batch_id: 'b', page: { id: 111, name: 'Page of US Drama 01', platform_id: '1011' }, kind: 'video', material: { id: 601, name: 'clip-601.mp4' }, message: 'Episode 1 is out', link: null, call_to_action: null, published: false, status: 'created', platform_post_id: '1011_900', error: null, created_by: { id: 1, name: 'manager' }, created_at: '2026-11-01T08:00:00.000Z', posted_at: null }]
+            : [],
+        total: b.page_id === 111 ? 1 : 0,
+      }),
+    });
+    const { user } = renderScreen(<PublishPage />, { url: '/advertising/publish' });
+    const field = await screen.findByRole('combobox', { name: 'ID of post 1' });
+    await waitFor(() => expect(api.lastBody('/page-posts/list')).toMatchObject({ page_id: 111, status: 'created' }));
+    await user.click(field);
+    await user.click(await screen.findByText(/1011_900 · clip-601\.mp4/));
+    await waitFor(() => expect((field as HTMLInputElement).value).toBe('1011_900'));
+  });
 });
