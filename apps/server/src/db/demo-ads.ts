@@ -90,7 +90,9 @@ export async function seedDemoAds({ db, clock, config, jobs, simulatorUrl, log }
     }
     const pixels = await db.selectFrom('pixel_ad_accounts as x').innerJoin('pixels as p', 'p.id', 'x.pixel_id').select(['x.ad_account_id', 'p.id', 'p.platform_id']).execute();
     const pixelOf = new Map(pixels.map((p) => [p.ad_account_id, { id: p.id, platform_id: p.platform_id }]));
-    const date = clock.now().toISOString().slice(2, 10).replace(/-/g, '');
+    // {date} of a name: the day its campaign starts delivering.
+    const dateOf = (daysAgo: number) => new Date(clock.now().getTime() - daysAgo * 86_400_000).toISOString().slice(2, 10).replace(/-/g, '');
+    let schemeCount = 0;
     // Budgets in minor units per currency: about $40–$120 a day.
     const unit = (currency: string) => (currency === 'JPY' ? 150 : 100);
 
@@ -111,12 +113,14 @@ export async function seedDemoAds({ db, clock, config, jobs, simulatorUrl, log }
         if (!title) continue;
         const item = title.external_id;
         // {drama}-{optimizer}-{date}-{seq}: names parse back into these dimensions (lib/naming.ts).
-        const name = `${item}-${a.owner}-${date}-${c + 1}`;
+        // The ad-set-budget campaign of every third account was published through a scheme, on a day of the month.
+        const daysAgo = c === 0 && i % 3 === 0 && schemeCount < SCHEME_DAYS.length ? SCHEME_DAYS[schemeCount++] : undefined;
+        const name = `${item}-${a.owner}-${dateOf(daysAgo ?? DAYS)}-${c + 1}`;
         const campaignBudget = c === 1 ? 80 * unit(a.currency) : undefined;
         const status = i % 7 === 6 && c === 1 ? 'PAUSED' : 'ACTIVE';
         const campaign = await graphPost(simulatorUrl, token, `${a.platform_id}/campaigns`, { name, objective: 'OUTCOME_SALES', status, special_ad_categories: [], daily_budget: campaignBudget, is_adset_budget_sharing_enabled: campaignBudget ? undefined : false });
         campaigns++;
-        const entry: MadeCampaign = { account: a, index: i, c, title, name, id: campaign.id, page, pixel, adsets: [] };
+        const entry: MadeCampaign = { account: a, title, name, id: campaign.id, page, pixel, daysAgo, adsets: [] };
         made.push(entry);
         for (let s = 0; s < 2; s++) {
           const country = s === 0 ? 'US' : 'CA';
@@ -154,9 +158,8 @@ export async function seedDemoAds({ db, clock, config, jobs, simulatorUrl, log }
     // Some campaigns were published by their optimizers through the wizard over the month: they
     // become schemes of theirs, started on staggered days (their delivery begins then).
     const schemes = await recordDemoSchemes(db, clock, made);
-    const lateStart = new Map(schemes.map((s) => [s.campaign.id, s.daysAgo]));
     const byDays = new Map<number, string[]>();
-    for (const m of made) byDays.set(lateStart.get(m.id) ?? DAYS, [...(byDays.get(lateStart.get(m.id) ?? DAYS) ?? []), m.id]);
+    for (const m of made) byDays.set(m.daysAgo ?? DAYS, [...(byDays.get(m.daysAgo ?? DAYS) ?? []), m.id]);
     // The month-old ones last, with resend_orders: the registered sites then send the orders of
     // every back-dated day (from the earliest object moved in this call, the earliest of all).
     for (const [days, ids] of [...byDays].sort((x, y) => x[0] - y[0])) {
@@ -190,8 +193,8 @@ interface MadeAdSet {
 }
 interface MadeCampaign {
   account: { id: number; platform_id: string; platform: 'dj' | 'ec' | null; currency: string; owner_id: number; owner: string; department_id: number | null };
-  index: number;
-  c: number;
+  /** Published through a scheme that many days ago; undefined: delivering for the whole month. */
+  daysAgo: number | undefined;
   title: { id: number; external_id: string };
   name: string;
   id: string;
@@ -210,11 +213,11 @@ interface MadeCampaign {
 async function recordDemoSchemes(db: Db, clock: Clock, made: MadeCampaign[]): Promise<{ id: number; campaign: MadeCampaign; daysAgo: number }[]> {
   const videos = await db.selectFrom('materials').select(['id', 'drama_id', 'product_id']).where('kind', '=', 'video').where('deleted_at', 'is', null).orderBy('id').execute();
   const videoOf = (m: MadeCampaign) => videos.find((v) => (m.account.platform === 'ec' ? v.product_id : v.drama_id) === m.title.id)?.id;
-  const picked = made.filter((m) => m.c === 0 && m.index % 3 === 0).slice(0, SCHEME_DAYS.length);
+  const picked = made.filter((m) => m.daysAgo !== undefined);
   const out: { id: number; campaign: MadeCampaign; daysAgo: number }[] = [];
   const now = clock.now().getTime();
   for (const [k, m] of picked.entries()) {
-    const daysAgo = SCHEME_DAYS[k]!;
+    const daysAgo = m.daysAgo!;
     const ec = m.account.platform === 'ec';
     // Mid-morning of that day (plus a few minutes per scheme, so none share a time).
     const createdAt = new Date(now - daysAgo * 86_400_000 - 3 * 3_600_000 + k * 7 * 60_000);

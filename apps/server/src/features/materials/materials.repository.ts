@@ -39,7 +39,8 @@ function inScope(eb: MaterialEb, scope: MaterialScope) {
 const accountFilter = (scope: MaterialScope, column = sql.ref('mp.ad_account_id')) =>
   scope.accounts === null ? sql`` : scope.accounts.length ? sql`and ${column} in (${sql.join(scope.accounts)})` : sql`and ${none}`;
 
-export type MaterialFilters = Omit<ListMaterialsBody, 'page' | 'page_size'>;
+/** The list's filters; `ids` (not on the list endpoint) narrows to those materials (the publish wizard's). */
+export type MaterialFilters = Omit<ListMaterialsBody, 'page' | 'page_size'> & { ids?: readonly number[] };
 
 const ACTIVE_STATES: PushState[] = ['pending', 'uploading', 'processing'];
 
@@ -50,6 +51,7 @@ function base(db: Db, f: MaterialFilters, scope: MaterialScope, tz: string) {
     const md5 = f.keyword.toLowerCase();
     q = q.where((eb) => eb.or([eb('m.file_name', 'ilike', like), eb('m.remark', 'ilike', like), eb('m.md5', '=', md5)]));
   }
+  if (f.ids) q = q.where('m.id', 'in', f.ids.length ? [...f.ids] : [0]);
   if (f.kind) q = q.where('m.kind', '=', f.kind);
   if (f.platform) q = q.where('m.platform', '=', f.platform);
   if (f.drama_id) q = q.where('m.drama_id', '=', f.drama_id);
@@ -129,7 +131,7 @@ export type MaterialListRow = Awaited<ReturnType<ReturnType<typeof withColumns>[
 
 const SORT: Record<string, string> = { id: 'm.id', created_at: 'm.created_at', size_bytes: 'm.size_bytes', duration_s: 'm.duration_s' };
 
-export async function listMaterials(db: Db, body: ListMaterialsBody, scope: MaterialScope, tz: string) {
+export async function listMaterials(db: Db, body: ListMaterialsBody & { ids?: readonly number[] }, scope: MaterialScope, tz: string) {
   const q = base(db, body, scope, tz);
   const field = body.sort_field ?? 'id';
   const dir = body.sort_order === 'ascend' ? 'asc' : body.sort_order === 'descend' ? 'desc' : field === 'file_name' ? 'asc' : 'desc';

@@ -238,7 +238,8 @@ export function createMaterialService({ db, clock, jobs, storage, media, signer,
   return {
     scopeOf,
 
-    async list(ctx: RequestContext, body: ListMaterialsBody): Promise<{ list: Material[]; total: number }> {
+    /** The library list; `ids` (for publishing) narrows it to those materials. */
+    async list(ctx: RequestContext, body: ListMaterialsBody & { ids?: readonly number[] }): Promise<{ list: Material[]; total: number }> {
       const { rows, total } = await listMaterials(db, body, await scopeOf(ctx.actor), reportTimezone);
       return { list: await Promise.all(rows.map(toMaterial)), total };
     },

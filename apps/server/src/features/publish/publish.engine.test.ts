@@ -425,6 +425,46 @@ describe('faults mid-scheme', () => {
   });
 });
 
+describe('fairness', () => {
+  it('a scheme slowed by its account’s rate limit never holds up another user’s: the second finishes while the first still waits', async () => {
+    // Another optimizer with the first US account, who has the video in their library too.
+    const other = await createUser(database.db, { paths: ['/advertising/publish', '/material/upload'] });
+    await database.db.insertInto('user_ad_accounts').values({ user_id: other.id, ad_account_id: acc[0]! }).execute();
+    await database.db.insertInto('material_uploads').values({ id: `fair-${other.id}`, user_id: other.id, material_id: m.video, status: 'duplicate', size_bytes: 1, created_at: clock.now() }).execute();
+    const otherToken = await login(other);
+
+    // The third account is throttled: every ad create there is refused with the ad-account rate limit.
+    await sim.control('POST', '/__sim/faults', { path: `/${fb.ad_accounts[2]!.id}/ads`, method: 'POST', count: null, error: { code: 17, error_subcode: 2446079, message: '(#17) User request limit reached' } });
+    const slow = await submit(draft({ accounts: [acc[2]!], videos: [m.video], texts: ['Slow one', 'Slow two'], naming: { campaign: 'slow-{seq}', adset: 'slow-{seq}', ad: 'slow-{material}-{seq}' } }));
+    await vi.waitFor(
+      async () => {
+        const s = await schemeRow(slow.scheme_id);
+        if (s.status !== 'waiting') throw new Error(s.status);
+      },
+      { timeout: 30_000, interval: 40 },
+    );
+
+    const res = await call('/publish/submit', { draft: draft({ accounts: [acc[0]!], videos: [m.video], texts: ['Fast one', 'Fast two'], naming: { campaign: 'fast-{seq}', adset: 'fast-{seq}', ad: 'fast-{material}-{seq}' } }) }, otherToken);
+    expect(res.code, res.message).toBe(0);
+    const fast = res.data as { scheme_id: number };
+    expect((await runToEnd(fast.scheme_id)).status).toBe('done');
+    // The throttled scheme is still going (waiting for the limit), not done and not failed.
+    const meanwhile = await schemeRow(slow.scheme_id);
+    expect(['waiting', 'running', 'queued']).toContain(meanwhile.status);
+    expect(meanwhile.finished_at).toBeNull();
+    const f = await schemeObjects(fast.scheme_id, 0);
+    expect([f.campaigns.length, f.adsets.length, f.creatives.length, f.ads.length]).toEqual([1, 1, 2, 2]);
+    expect((await schemeRow(fast.scheme_id)).created_by).toBe(other.id);
+
+    // The limit lifts: the first scheme ends too, each object once.
+    await sim.control('DELETE', '/__sim/faults');
+    expect((await runToEnd(slow.scheme_id)).status).toBe('done');
+    const o = await schemeObjects(slow.scheme_id, 2);
+    expect([o.campaigns.length, o.adsets.length, o.creatives.length, o.ads.length]).toEqual([1, 1, 2, 2]);
+    expect(dupesPerLevel(o)).toEqual([]);
+  });
+});
+
 describe('mirrors that arrive later', () => {
   it('objects whose mirror refresh failed join their scheme when the account’s periodic sync brings them', async () => {
     // The engine's refresh right after the creates lists the account's campaigns: refused, so nothing is mirrored by the run.

@@ -98,6 +98,19 @@ describe('lookups', () => {
     expect(byName['Disabled account'].blocked).toBe('account_disabled');
     expect(byName['Tokenless account']).toMatchObject({ token_status: null, blocked: 'no_token' });
     expect(res.data.fx).toMatchObject({ USD: 1, JPY: 150 });
+    // Meta's minimum daily budget of an ad set billed on impressions: $1, and ¥150 at 150 JPY per USD (JPY pays the full minimum).
+    expect(byName['USD account'].min_daily_budget).toBe(1);
+    expect(byName['JPY account'].min_daily_budget).toBe(150);
+  });
+
+  it('the minimum follows the day’s rate, and a currency outside Meta’s full-minimum list pays half', async () => {
+    const inr = (await createAdAccount(t.db, { name: 'INR account', currency: 'INR', users: [colleague.id] })).id;
+    await createPersonalAccount(t.db, { owner_user_id: colleague.id, status: 'valid', ad_accounts: [inr] });
+    await t.db.insertInto('fx_rates').values({ currency: 'INR', day: '2026-10-01', units_per_usd: 83.4 }).onConflict((oc) => oc.doNothing()).execute();
+    const res = await t.call('/api/publish/accounts', { platform: 'dj' }, { token: tokens.colleague });
+    const row = res.data.list.find((a: any) => a.id === inr);
+    // $0.50 × 83.4 = ₹41.70.
+    expect(row.min_daily_budget).toBe(41.7);
   });
 
   it('fills the site link for the drama and episode; object placeholders become url_tags macros', async () => {
@@ -111,6 +124,14 @@ describe('lookups', () => {
     expect(catalog.data.list).toEqual([expect.objectContaining({ id: dramaId, kind: 'drama', videos: 2, site: expect.objectContaining({ domain: 'drama.example.com' }) })]);
     const lib = await t.call('/api/publish/materials', { platform: 'dj', kind: 'video', drama_id: dramaId, ad_account_ids: [usd] }, { token: tokens.staff });
     expect(lib.data.list.map((m: any) => m.id).sort()).toEqual([video, video2].sort());
+    // Only the named ones (a loaded template's or past scheme's), with the other filters still applied.
+    const named = await t.call('/api/publish/materials', { platform: 'dj', ids: [video2, cover] }, { token: tokens.staff });
+    expect(named.code, named.message).toBe(0);
+    expect(named.data.list.map((m: any) => m.id).sort()).toEqual([video2, cover].sort());
+    expect(named.data.total).toBe(2);
+    const videosOnly = await t.call('/api/publish/materials', { platform: 'dj', kind: 'video', ids: [video2, cover] }, { token: tokens.staff });
+    expect(videosOnly.data.list.map((m: any) => m.id)).toEqual([video2]);
+    expect((await t.call('/api/publish/materials', { platform: 'dj', ids: [999999] }, { token: tokens.staff })).data).toEqual({ list: [], total: 0 });
   });
 });
 

@@ -40,7 +40,7 @@ import { PlatformError, type AdPlatformClient } from '../../platform/types.ts';
 import { AdSyncNoTokenError, type createAdSync } from '../ad-data/ad-sync.service.ts';
 import { writeAudit } from '../audit/audit.service.ts';
 import { pushesFor, type MaterialService } from '../materials/materials.service.ts';
-import { expandDraft, issueIn, issueOf, type CampaignSpec, type Plan, type PlanAccount, type PlanInput, type PlanIssue } from './publish.plan.ts';
+import { expandDraft, issueIn, issueOf, minimumDailyBudget, type CampaignSpec, type Plan, type PlanAccount, type PlanInput, type PlanIssue } from './publish.plan.ts';
 import {
   accountCounts,
   catalog,
@@ -326,6 +326,10 @@ export function createPublishService({ db, clock, jobs, platform, sync, material
       const [pages, pixels] = await Promise.all([pagesOfAccounts(db, ids, ctx.actor.id), pixelsOfAccounts(db, ids)]);
       const today = dayIn(clock.now().getTime(), reportTimezone);
       const rates = await latestRates(db, rows.map((r) => r.currency), today);
+      const minimumOf = (currency: string) => {
+        const minor = minimumDailyBudget(currency, rates.get(currency.toUpperCase()) ?? null);
+        return minor === null ? null : toMajor(minor, currency);
+      };
       const list = rows.map(
         (r): PublishAccountOption => ({
           id: r.id,
@@ -348,7 +352,8 @@ export function createPublishService({ db, clock, jobs, platform, sync, material
                   : null,
           pages: pages.filter((p) => p.ad_account_id === r.id).map((p) => ({ id: p.id, platform_id: p.platform_id, name: p.name, picture_url: p.picture_url })),
           pixels: pixels.filter((p) => p.ad_account_id === r.id).map((p) => ({ id: p.id, platform_id: p.platform_id, name: p.name, last_fired_at: iso(p.last_fired_at) })),
-          min_daily_budget: null,
+          // Meta's minimum for an ad set billed on impressions (what the wizard creates), as the preview checks it.
+          min_daily_budget: minimumOf(r.currency),
         }),
       );
       return { list, outside_scope: Math.max(0, all - rows.length), fx: Object.fromEntries(rates) };
