@@ -81,6 +81,54 @@ describe('delivery dashboard on 首页', () => {
   });
 });
 
+describe('the landing page renders each part with its own answer', () => {
+  /** An answer the test gives when it chooses (a slow endpoint). */
+  function later<T>() {
+    let give!: (v: T) => void;
+    const promise = new Promise<T>((resolve) => (give = resolve));
+    return { promise, give };
+  }
+  const counted = { ...assets, personal_accounts: { total: 917, valid: 900, expiring: 10, invalid: 7 } };
+  const cardOf = (title: string) => within(screen.getByText(title).closest('.ant-card') as HTMLElement);
+
+  it('shows the dashboard while the counts of assets are still on their way, then the counts', async () => {
+    const home = later<typeof counted>();
+    mockApi({ '/overview/home': () => home.promise, '/overview/dashboard': () => buildDashboard() });
+    renderScreen(<IndexPage />, { url: '/index' });
+    expect(await kpi('spend').findByText('$1,234.50')).toBeTruthy();
+    expect(await within(await screen.findByTestId('top-campaigns')).findByText('LIP-US-01')).toBeTruthy();
+    expect(screen.queryByText('917')).toBeNull();
+    home.give(counted);
+    expect(await cardOf('Personal accounts').findByText('917')).toBeTruthy();
+  });
+
+  it('shows the counts of assets while the dashboard is still on its way, then the figures', async () => {
+    const dashboard = later<ReturnType<typeof buildDashboard>>();
+    mockApi({ '/overview/home': () => counted, '/overview/dashboard': () => dashboard.promise });
+    renderScreen(<IndexPage />, { url: '/index' });
+    expect(await cardOf('Personal accounts').findByText('917')).toBeTruthy();
+    expect(screen.queryByText('$1,234.50')).toBeNull();
+    expect(screen.queryByTestId('top-campaigns')).toBeNull();
+    dashboard.give(buildDashboard());
+    expect(await kpi('spend').findByText('$1,234.50')).toBeTruthy();
+  });
+
+  it('puts the top lists side by side only on wide screens (xxl, ≥ 1600 px: about 1400 px beside the menu), stacked below', async () => {
+    mockApi({ '/overview/home': () => assets, '/overview/dashboard': () => buildDashboard() });
+    renderScreen(<IndexPage />, { url: '/index' });
+    const columnOf = (el: HTMLElement) => el.closest('.ant-col') as HTMLElement;
+    const campaigns = columnOf(await screen.findByTestId('top-campaigns'));
+    const dramas = columnOf(screen.getByTestId('top-dramas'));
+    for (const col of [campaigns, dramas]) {
+      expect(col.className).toContain('ant-col-xs-24');
+      expect(col.className).toContain('ant-col-xxl-12');
+      // No narrower breakpoint splits them.
+      expect(col.className).not.toMatch(/ant-col-(sm|md|lg|xl)-/);
+    }
+    expect(campaigns.parentElement).toBe(dramas.parentElement);
+  });
+});
+
 describe('delivery dashboard on the admin overview', () => {
   it('shows the company with organic orders apart and opens the admin screens', async () => {
     const today = buildDashboardDay('2026-11-01', { spend: 100, revenue: 50, d0_matured: false, organic_revenue: 12.5, organic_orders: 3 });
