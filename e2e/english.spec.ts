@@ -29,7 +29,8 @@ test('a manager works through the app in English', async ({ page, api }) => {
   await loginButton(page).click();
   await expect(page).toHaveURL(/\/index$/);
   await expect(page.getByRole('heading', { name: 'Hello, Alice' })).toBeVisible();
-  await expect(page.getByText('The delivery dashboard of the home page is coming')).toBeVisible();
+  await expect(page.getByRole('heading', { name: /Delivery dashboard/ })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Refresh the dashboard' })).toBeVisible();
   await expect(page.getByTestId('sidebar-title')).toHaveText('Ad Delivery System');
 
   // Menu and header.

@@ -138,8 +138,8 @@ test('the super admin lands on the admin overview with the company dashboard and
   await expect(page.getByRole('button', { name: /返回首页/ })).toHaveCount(0);
   await page.getByRole('link', { name: '管理定时任务' }).click();
   expect(pathname(page)).toBe('/admin/sys/cron');
-  // A page not built yet offers the way home, which is the overview, not itself.
-  await page.goto('/admin/order/list');
+  // A page that does not exist offers the way home, which is the overview, not itself.
+  await page.goto('/admin/no-such-page');
   await page.getByRole('button', { name: /返回首页/ }).click();
   await expect(page).toHaveURL(/\/admin\/index$/);
 });

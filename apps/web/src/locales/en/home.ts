@@ -31,7 +31,7 @@ export default {
     companyTitle: 'Company delivery dashboard',
     asOf: 'Ad data synced {{time}}',
     zone: 'report time zone {{zone}}',
-    refresh: 'Refresh',
+    refresh: 'Refresh the dashboard',
     open: 'Open ad data',
     pending: 'New orders and synced figures are being rolled up; the figures update within minutes',
     orders: 'Orders',

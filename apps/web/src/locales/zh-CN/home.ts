@@ -28,7 +28,7 @@ export default {
     companyTitle: '全公司投放看板',
     asOf: '广告数据同步于{{time}}',
     zone: '报表时区 {{zone}}',
-    refresh: '刷新',
+    refresh: '刷新看板',
     open: '查看广告数据',
     pending: '新订单和同步数据正在汇总，数字会在几分钟内更新',
     orders: '订单',
