@@ -1,6 +1,6 @@
 import { QueryClientProvider, useQueryClient } from '@tanstack/react-query';
 import { Layout } from 'antd';
-import { Suspense, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { ErrorBoundary } from '@/components/error-boundary';
 import { PageSpinner } from '@/components/page-spinner';
@@ -36,11 +36,24 @@ function LayoutShell() {
   const handleRefresh = () => {
     setRefreshing(true);
     void queryClient.invalidateQueries();
-    setTimeout(() => {
-      setRefreshKey((k) => k + 1);
-      setRefreshing(false);
-    }, REFRESH_SPIN_MS);
   };
+
+  // The spinner's time counts from its first frame: unmounting a heavy page (charts) can take
+  // longer than the spin itself, and the spinner would then never be seen.
+  useEffect(() => {
+    if (!refreshing) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(() => {
+        setRefreshKey((k) => k + 1);
+        setRefreshing(false);
+      }, REFRESH_SPIN_MS);
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, [refreshing]);
 
   return (
     <Layout style={{ minHeight: '100vh', minWidth: MIN_LAYOUT_WIDTH }} data-testid="main-layout">
