@@ -10,14 +10,14 @@ import { CONNECTIONS, MEASURE_S, measureApi, type ApiFigures } from './api-load.
 import { ANTD_LOGIN_FORM_KB, kb, LOGIN_TARGET_KB, measureBundle, type BundleFigures } from './bundle.ts';
 import { cleanupAll, installCleanupHandlers, trackChild, withTimeout } from './cleanup.ts';
 import { measureLighthouse, type LighthouseComparison } from './lighthouse.ts';
-import { createBenchDatabase } from './postgres.ts';
+import { createBenchDatabase, KEEP_DB, REUSE_DB } from './postgres.ts';
 import { apiLogin, ROOT, startServer } from './server.ts';
 import { measureUpload, type UploadFigures } from './upload.ts';
 import { measureSync, type PhaseFigures, type RowWrites, type SyncFigures, type ThrottledFigures } from './sync.ts';
 import type { AdSyncFigures } from './ad-sync.ts';
 import { AIM_P95_MS, measurePgliteReport, measurePostgresReport, PG_ADS, PGLITE_ADS, preparePostgresCompany, RANGE_DAYS, reportProblems, type DriverReportFigures, type ReportFigures } from './report.ts';
 import type { Latencies } from './user-load.ts';
-import { AIM_COHORT_P95_MS, AIM_ORDERS_PER_S, COHORT_SORT, measureOrders, ORDERS, type OrdersSectionFigures } from './orders.ts';
+import { AIM_COHORT_P95_MS, AIM_ORDERS_PER_S, COHORT_SORT, measureOrders, measureOrdersAgain, ORDERS, type OrdersSectionFigures } from './orders.ts';
 import { f0, f1, f2, printTable, type Row } from './table.ts';
 
 installCleanupHandlers();
@@ -486,7 +486,7 @@ async function main() {
           if (want('orders')) {
             log(`\n▸ [${elapsed()}] Orders: ${ORDERS.toLocaleString('en-US')} orders on the same database, cohort ROI by campaign, then the webhook`);
             try {
-              results.orders = await measureOrders(prepared.db, prepared.company, log);
+              results.orders = prepared.reused ? await measureOrdersAgain(prepared.db, prepared.company, log) : await measureOrders(prepared.db, prepared.company, log);
               printOrders(results.orders);
               errors.push(...results.orders.problems);
             } catch (err) {
@@ -496,7 +496,7 @@ async function main() {
           }
         } finally {
           await prepared.db.drop();
-          log(`  database ${prepared.db.name} dropped`);
+          log(`  database ${prepared.db.name} ${KEEP_DB || REUSE_DB ? 'kept (BENCH_KEEP_DB / BENCH_REUSE_DB)' : 'dropped'}`);
         }
       }
     } catch (err) {
