@@ -19,6 +19,7 @@ import { AIM_P95_MS, measurePgliteReport, measurePostgresReport, PG_ADS, PGLITE_
 import type { Latencies } from './user-load.ts';
 import { AIM_COHORT_P95_MS, AIM_ORDERS_PER_S, COHORT_SORT, measureOrders, measureOrdersAgain, ORDERS, type OrdersSectionFigures } from './orders.ts';
 import { f0, f1, f2, printTable, type Row } from './table.ts';
+import { measurePublish, PUBLISH_ACCOUNTS, PUBLISH_ADS, PUBLISH_CAMPAIGNS, type PublishFigures } from './publish.ts';
 
 installCleanupHandlers();
 
@@ -68,7 +69,7 @@ const loadAverage = () => os.loadavg()[0]!;
  * Sections to run: the arguments (`npm run bench -- report orders`) or BENCH_ONLY (`report,orders`);
  * none runs every section. `api` is the API load, the JavaScript figures and Lighthouse.
  */
-const SECTIONS = ['api', 'upload', 'sync', 'ad-sync', 'report', 'orders'] as const;
+const SECTIONS = ['api', 'upload', 'sync', 'ad-sync', 'report', 'orders', 'publish'] as const;
 type Section = (typeof SECTIONS)[number];
 const asked = [...process.argv.slice(2), ...(process.env.BENCH_ONLY ?? '').split(/[\s,]+/)].map((x) => x.trim()).filter(Boolean);
 const unknown = asked.filter((x) => !(SECTIONS as readonly string[]).includes(x));
@@ -306,6 +307,22 @@ function printOrders(o: OrdersSectionFigures) {
   log(`    bare GET /api/health/live: ${f0(i.bare.rps)} req/s (p50 ${ms(i.bare.p50Ms)}); webhook requests / bare requests: ${f2(i.requestRatio)}; orders stored ${i.storedOrders} for ${i.acceptedEvents} accepted`);
 }
 
+function printPublish(p: PublishFigures) {
+  const c = p.calls;
+  log(`  schemes: ${p.schemes.map((s) => `#${s.id} ${s.status} (${s.items} items)`).join(', ')}; simulator holds ${p.campaigns} campaigns, ${p.adsets} ad sets, ${p.creatives} creatives, ${p.ads} ads`);
+  log(`  wall ${f1(p.wallMs / 1000)} s from the first submit to both schemes finished (the submits themselves ${f1(p.submitMs / 1000)} s)`);
+  log(
+    `  Graph: ${c.graphCalls} calls = ${c.httpRequests} HTTP requests (${c.batchRequests} batches, ${c.gets} GETs) + ${c.batchItems} batch items; ${f2(p.callsPerAd)} per ad; refused ${c.refused}, failed ${c.failed}`,
+  );
+  log(
+    `  rate-limit floor ${f1(p.floorMs / 1000)} s (${c.graphCalls} calls at the ${f1(p.budgetCallsPerS)}/s the app budget sustains): wall / floor ${f2(p.floorRatio)}; ` +
+      `per account at most ${p.perAccount.maxAds} ads of the ${p.perAccount.adCreationsPerHour}/hour creation throttle and ~${p.perAccount.maxScore} score points of ${p.perAccount.scoreMax} per ${p.perAccount.scoreWindowS} s`,
+  );
+  log(`  simulator baseline: sequential GET /me through the proxy ${f0(p.bareGetPerS)} calls/s; publishing made ${f1(c.graphCalls / (p.wallMs / 1000))} calls/s`);
+  log(`  server RSS ${f0(p.rss.beforeMB)} MB before → peak ${f0(p.rss.peakMB)} MB → ${f0(p.rss.afterMB)} MB after`);
+  log(`  check: ${p.problems.length ? `FAILED: ${p.problems.join('; ')}` : 'every planned object once in the simulator, every item created'}`);
+}
+
 type Results = {
   meta: Record<string, unknown>;
   api: { pglite?: ApiFigures; postgres?: ApiFigures; postgresSkipped?: string; pgliteVsPostgresRps?: number };
@@ -315,6 +332,7 @@ type Results = {
   upload?: UploadFigures;
   report?: ReportFigures;
   orders?: OrdersSectionFigures;
+  publish?: PublishFigures;
   errors: string[];
 };
 
@@ -516,6 +534,18 @@ async function main() {
     }
   }
 
+  if (want('publish')) {
+    log(`\n▸ [${elapsed()}] Publishing: ${PUBLISH_ADS.toLocaleString('en-US')} ads in ${PUBLISH_CAMPAIGNS} campaigns over ${PUBLISH_ACCOUNTS} ad accounts, through the real server on PostgreSQL and the simulator`);
+    try {
+      results.publish = await measurePublish(log);
+      printPublish(results.publish);
+      errors.push(...results.publish.problems.map((p) => `publish: ${p}`));
+    } catch (err) {
+      errors.push(`publish: ${message(err)}`);
+      log(`  FAILED: ${message(err)}`);
+    }
+  }
+
   // Results file and summary table.
   const dir = path.join(import.meta.dirname, 'results');
   fs.mkdirSync(dir, { recursive: true });
@@ -553,6 +583,12 @@ async function main() {
     rows.push(['Cohort ROI by campaign: p50 ms', f0(c.endpoint.p50Ms), `raw GROUP BY ${f0(c.baseline.p50Ms)}`, f2(c.p50Ratio)]);
     rows.push(['Webhook orders/s', f0(i.ordersPerS), `aim ${AIM_ORDERS_PER_S}`, f2(i.ordersPerS / AIM_ORDERS_PER_S)]);
     rows.push(['Webhook requests/s', f1(i.batches / i.seconds), `bare ${f0(i.bare.rps)}`, f2(i.requestRatio)]);
+  }
+  const pub = results.publish;
+  if (pub) {
+    rows.push([`Publish ${pub.ads} ads: wall s`, f1(pub.wallMs / 1000), `rate-limit floor ${f1(pub.floorMs / 1000)}`, f2(pub.floorRatio)]);
+    rows.push(['Publish: Graph calls per ad', f2(pub.callsPerAd), `${pub.calls.graphCalls} calls`, '']);
+    rows.push(['Publish: server RSS after MB', f0(pub.rss.afterMB), `before ${f0(pub.rss.beforeMB)}`, f2(pub.rss.afterMB / pub.rss.beforeMB)]);
   }
   for (const r of results.upload?.runs ?? []) {
     const mib = f0(r.bytes / 1024 / 1024);
