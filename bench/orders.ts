@@ -291,3 +291,19 @@ export async function measureOrderLoads(bench: BenchDatabase, company: CompanyFi
     await database.close();
   }
 }
+
+/** On a database kept by an earlier run (BENCH_REUSE_DB): its orders as they are, generated first if it has none. */
+export async function measureOrdersAgain(bench: BenchDatabase, company: CompanyFigures, log: (line: string) => void): Promise<OrdersSectionFigures> {
+  const database = await openDatabase({ databaseUrl: bench.url });
+  let data: OrdersFigures;
+  try {
+    const count = async (t: string) => Number((await sql<{ n: number }>`select count(*)::bigint as n from ${sql.table(t)}`.execute(database.db)).rows[0]!.n);
+    const orders = await count('orders');
+    if (!orders) return measureOrders(bench, company, log);
+    data = { sites: (await sitesOf(database.db)).length, buyers: await count('order_buyers'), orders, refunds: await count('order_refunds'), events: await count('order_events'), adOrderDaily: await count('ad_order_daily'), generateMs: 0 };
+    log(`  orders reused: ${orders.toLocaleString('en-US')} orders, ${data.adOrderDaily.toLocaleString('en-US')} ad-day cohort rows (the webhook load of earlier runs included)`);
+  } finally {
+    await database.close();
+  }
+  return measureOrderLoads(bench, company, data, log);
+}

@@ -26,7 +26,7 @@ export interface BenchDatabase {
  * Creates ads_bench_<random> and returns its URL, or the reason PostgreSQL cannot be used.
  * The database is dropped WITH (FORCE) by `drop` or by the cleanup on any exit.
  */
-export async function createBenchDatabase(): Promise<BenchDatabase | { unavailable: string }> {
+export async function createBenchDatabase(opts: { keep?: boolean } = {}): Promise<BenchDatabase | { unavailable: string }> {
   assertLoopback(PG_ADMIN_URL.replace(/^postgres(ql)?:/, 'http:'));
   const name = `ads_bench_${randomBytes(5).toString('hex')}`;
   try {
@@ -35,10 +35,26 @@ export async function createBenchDatabase(): Promise<BenchDatabase | { unavailab
     const e = err as NodeJS.ErrnoException;
     return { unavailable: `${PG_ADMIN_URL}: ${e.message || e.code || String(err)}` };
   }
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  if (opts.keep) return { url: url.toString(), name, drop: async () => {} };
   const handle = onCleanup(`drop database ${name}`, async () => {
     await withClient((c) => c.query(`drop database if exists "${name}" with (force)`));
   });
+  return { url: url.toString(), name, drop: handle.now };
+}
+
+/**
+ * BENCH_KEEP_DB=1: the report / orders database is kept after the run (for EXPLAIN, or to measure
+ * again); BENCH_REUSE_DB=<name>: a database kept so is measured again without generating anything.
+ * Neither is dropped: `dropdb -h 127.0.0.1 -U postgres <name>` when done.
+ */
+export const KEEP_DB = process.env.BENCH_KEEP_DB === '1';
+export const REUSE_DB = process.env.BENCH_REUSE_DB || undefined;
+
+export function existingBenchDatabase(name: string): BenchDatabase {
+  if (!/^ads_bench_[0-9a-f]+$/.test(name)) throw new Error(`BENCH_REUSE_DB must name a kept ads_bench_… database, not ${name}`);
   const url = new URL(PG_ADMIN_URL);
   url.pathname = `/${name}`;
-  return { url: url.toString(), name, drop: handle.now };
+  return { url: url.toString(), name, drop: async () => {} };
 }

@@ -18,7 +18,7 @@ import { reportScope } from '../apps/server/src/features/ad-data/ad-reports.serv
 import type { ReportScope } from '../apps/server/src/features/ad-data/ad-reports.repository.ts';
 import { addDays } from '../apps/server/src/lib/tz.ts';
 import { onCleanup, removeTempDir, trackTempDir, withTimeout } from './cleanup.ts';
-import { createBenchDatabase, type BenchDatabase } from './postgres.ts';
+import { createBenchDatabase, existingBenchDatabase, KEEP_DB, REUSE_DB, type BenchDatabase } from './postgres.ts';
 import { analyze, companyLayout, countOf, generateFacts, generateStructure, peopleOf, reportToday, type CompanyLayout, type Person } from './report-data.ts';
 import { apiLogin, startServer, type RunningServer } from './server.ts';
 import { loadAsUsers, loadDirect, type Latencies, type LoadUser, type UserLoadFigures } from './user-load.ts';
@@ -158,8 +158,21 @@ async function measureViews(server: RunningServer, layout: CompanyLayout, users:
 const countKinds = (users: ReturnType<typeof loadUsersOf>) => users.reduce<Record<string, number>>((m, u) => ({ ...m, [u.role]: (m[u.role] ?? 0) + 1 }), {});
 
 /** A fresh PostgreSQL database with the company generated (`ads` ads over REPORT_DAYS days); the caller drops it. */
-export async function preparePostgresCompany(ads: number, log: (line: string) => void): Promise<{ db: BenchDatabase; company: CompanyFigures } | { unavailable: string }> {
-  const bench = await createBenchDatabase();
+export async function preparePostgresCompany(ads: number, log: (line: string) => void): Promise<{ db: BenchDatabase; company: CompanyFigures; reused: boolean } | { unavailable: string }> {
+  if (REUSE_DB) {
+    // A database kept by an earlier run (BENCH_KEEP_DB=1): its company as generated then.
+    const bench = existingBenchDatabase(REUSE_DB);
+    const database = await openDatabase({ databaseUrl: bench.url });
+    try {
+      const { rows } = await sql<{ company: CompanyFigures }>`select company from bench_company`.execute(database.db);
+      const company = rows[0]!.company;
+      log(`  PostgreSQL database ${bench.name} reused (BENCH_REUSE_DB): ${company.rows.adStatsDaily.toLocaleString('en-US')} ad-day rows generated ${company.layout.lastDay}`);
+      return { db: bench, company, reused: true };
+    } finally {
+      await database.close();
+    }
+  }
+  const bench = await createBenchDatabase({ keep: KEEP_DB });
   if ('unavailable' in bench) return bench;
   try {
     const layout = companyLayout(ads, REPORT_DAYS, reportToday(REPORT_TIMEZONE), `bench-${randomBytes(6).toString('hex')}`);
@@ -169,7 +182,12 @@ export async function preparePostgresCompany(ads: number, log: (line: string) =>
       await migrateToLatest(database.db);
       await seedInitialUsers(database.db, { managerPassword: layout.password, adminPassword: `bench-${randomBytes(6).toString('hex')}` });
       const company = await buildCompany(database.db, layout, log);
-      return { db: bench, company };
+      if (KEEP_DB) {
+        await sql`create table bench_company (company jsonb not null)`.execute(database.db);
+        await sql`insert into bench_company values (${JSON.stringify(company)}::jsonb)`.execute(database.db);
+        log(`  BENCH_KEEP_DB: ${bench.name} is kept (BENCH_REUSE_DB=${bench.name} measures it again; dropdb when done)`);
+      }
+      return { db: bench, company, reused: false };
     } finally {
       await database.close();
     }

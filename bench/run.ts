@@ -10,16 +10,17 @@ import { CONNECTIONS, MEASURE_S, measureApi, type ApiFigures } from './api-load.
 import { ANTD_LOGIN_FORM_KB, kb, LOGIN_TARGET_KB, measureBundle, type BundleFigures } from './bundle.ts';
 import { cleanupAll, installCleanupHandlers, trackChild, withTimeout } from './cleanup.ts';
 import { measureLighthouse, type LighthouseComparison } from './lighthouse.ts';
-import { createBenchDatabase } from './postgres.ts';
+import { createBenchDatabase, KEEP_DB, REUSE_DB } from './postgres.ts';
 import { apiLogin, ROOT, startServer } from './server.ts';
 import { measureUpload, type UploadFigures } from './upload.ts';
 import { measureSync, type PhaseFigures, type RowWrites, type SyncFigures, type ThrottledFigures } from './sync.ts';
 import type { AdSyncFigures } from './ad-sync.ts';
 import { AIM_P95_MS, measurePgliteReport, measurePostgresReport, PG_ADS, PGLITE_ADS, preparePostgresCompany, RANGE_DAYS, reportProblems, type DriverReportFigures, type ReportFigures } from './report.ts';
 import type { Latencies } from './user-load.ts';
-import { AIM_COHORT_P95_MS, AIM_ORDERS_PER_S, COHORT_SORT, measureOrders, ORDERS, type OrdersSectionFigures } from './orders.ts';
+import { AIM_COHORT_P95_MS, AIM_ORDERS_PER_S, COHORT_SORT, measureOrders, measureOrdersAgain, ORDERS, type OrdersSectionFigures } from './orders.ts';
 import { AIM_TICK_MS, measureRules, RULE_COUNT, type RulesDriverFigures, type RulesFigures } from './rules.ts';
 import { f0, f1, f2, printTable, type Row } from './table.ts';
+import { measurePublish, PUBLISH_ACCOUNTS, PUBLISH_ADS, PUBLISH_CAMPAIGNS, type PublishFigures } from './publish.ts';
 
 installCleanupHandlers();
 
@@ -69,7 +70,7 @@ const loadAverage = () => os.loadavg()[0]!;
  * Sections to run: the arguments (`npm run bench -- report orders`) or BENCH_ONLY (`report,orders`);
  * none runs every section. `api` is the API load, the JavaScript figures and Lighthouse.
  */
-const SECTIONS = ['api', 'upload', 'sync', 'ad-sync', 'report', 'orders', 'rules'] as const;
+const SECTIONS = ['api', 'upload', 'sync', 'ad-sync', 'report', 'orders', 'rules', 'publish'] as const;
 type Section = (typeof SECTIONS)[number];
 const asked = [...process.argv.slice(2), ...(process.env.BENCH_ONLY ?? '').split(/[\s,]+/)].map((x) => x.trim()).filter(Boolean);
 const unknown = asked.filter((x) => !(SECTIONS as readonly string[]).includes(x));
@@ -318,6 +319,22 @@ function printRules(r: RulesDriverFigures) {
   );
 }
 
+function printPublish(p: PublishFigures) {
+  const c = p.calls;
+  log(`  schemes: ${p.schemes.map((s) => `#${s.id} ${s.status} (${s.items} items)`).join(', ')}; simulator holds ${p.campaigns} campaigns, ${p.adsets} ad sets, ${p.creatives} creatives, ${p.ads} ads`);
+  log(`  wall ${f1(p.wallMs / 1000)} s from the first submit to both schemes finished (the submits themselves ${f1(p.submitMs / 1000)} s)`);
+  log(
+    `  Graph: ${c.graphCalls} calls = ${c.httpRequests} HTTP requests (${c.batchRequests} batches, ${c.gets} GETs) + ${c.batchItems} batch items; ${f2(p.callsPerAd)} per ad; refused ${c.refused}, failed ${c.failed}`,
+  );
+  log(
+    `  rate-limit floor ${f1(p.floorMs / 1000)} s (${c.graphCalls} calls at the ${f1(p.budgetCallsPerS)}/s the app budget sustains): wall / floor ${f2(p.floorRatio)}; ` +
+      `per account at most ${p.perAccount.maxAds} ads of the ${p.perAccount.adCreationsPerHour}/hour creation throttle and ~${p.perAccount.maxScore} score points of ${p.perAccount.scoreMax} per ${p.perAccount.scoreWindowS} s`,
+  );
+  log(`  simulator baseline: sequential GET /me through the proxy ${f0(p.bareGetPerS)} calls/s; publishing made ${f1(c.graphCalls / (p.wallMs / 1000))} calls/s`);
+  log(`  server RSS ${f0(p.rss.beforeMB)} MB before → peak ${f0(p.rss.peakMB)} MB → ${f0(p.rss.afterMB)} MB after`);
+  log(`  check: ${p.problems.length ? `FAILED: ${p.problems.join('; ')}` : 'every planned object once in the simulator, every item created'}`);
+}
+
 type Results = {
   meta: Record<string, unknown>;
   api: { pglite?: ApiFigures; postgres?: ApiFigures; postgresSkipped?: string; pgliteVsPostgresRps?: number };
@@ -328,6 +345,7 @@ type Results = {
   report?: ReportFigures;
   orders?: OrdersSectionFigures;
   rules?: RulesFigures;
+  publish?: PublishFigures;
   errors: string[];
 };
 
@@ -499,7 +517,7 @@ async function main() {
           if (want('orders')) {
             log(`\n▸ [${elapsed()}] Orders: ${ORDERS.toLocaleString('en-US')} orders on the same database, cohort ROI by campaign, then the webhook`);
             try {
-              results.orders = await measureOrders(prepared.db, prepared.company, log);
+              results.orders = prepared.reused ? await measureOrdersAgain(prepared.db, prepared.company, log) : await measureOrders(prepared.db, prepared.company, log);
               printOrders(results.orders);
               errors.push(...results.orders.problems);
             } catch (err) {
@@ -509,7 +527,7 @@ async function main() {
           }
         } finally {
           await prepared.db.drop();
-          log(`  database ${prepared.db.name} dropped`);
+          log(`  database ${prepared.db.name} ${KEEP_DB || REUSE_DB ? 'kept (BENCH_KEEP_DB / BENCH_REUSE_DB)' : 'dropped'}`);
         }
       }
     } catch (err) {
@@ -537,6 +555,18 @@ async function main() {
       errors.push(...results.rules.problems);
     } catch (err) {
       errors.push(`rules: ${message(err)}`);
+      log(`  FAILED: ${message(err)}`);
+    }
+  }
+
+  if (want('publish')) {
+    log(`\n▸ [${elapsed()}] Publishing: ${PUBLISH_ADS.toLocaleString('en-US')} ads in ${PUBLISH_CAMPAIGNS} campaigns over ${PUBLISH_ACCOUNTS} ad accounts, through the real server on PostgreSQL and the simulator`);
+    try {
+      results.publish = await measurePublish(log);
+      printPublish(results.publish);
+      errors.push(...results.publish.problems.map((p) => `publish: ${p}`));
+    } catch (err) {
+      errors.push(`publish: ${message(err)}`);
       log(`  FAILED: ${message(err)}`);
     }
   }
@@ -584,6 +614,12 @@ async function main() {
     rows.push([`Rules ${d.driver}: tick ms (${d.ads / 1000}k ads)`, f0(d.tick.ms), `dry runs ${f0(d.dryRunMs)}`, f2(d.tickVsDryRun)]);
     rows.push([`Rules ${d.driver}: tick ms`, f0(d.tick.ms), `raw GROUP BY ${f0(d.rawGroupByMs)}`, f1(d.tickVsRawGroupBy)]);
     rows.push([`Rules ${d.driver}: acts/s`, f1(d.actsPerS), `bare updates ${f1(d.bareUpdatesPerS)}`, f2(d.actsVsBare)]);
+  }
+  const pub = results.publish;
+  if (pub) {
+    rows.push([`Publish ${pub.ads} ads: wall s`, f1(pub.wallMs / 1000), `rate-limit floor ${f1(pub.floorMs / 1000)}`, f2(pub.floorRatio)]);
+    rows.push(['Publish: Graph calls per ad', f2(pub.callsPerAd), `${pub.calls.graphCalls} calls`, '']);
+    rows.push(['Publish: server RSS after MB', f0(pub.rss.afterMB), `before ${f0(pub.rss.beforeMB)}`, f2(pub.rss.afterMB / pub.rss.beforeMB)]);
   }
   for (const r of results.upload?.runs ?? []) {
     const mib = f0(r.bytes / 1024 / 1024);

@@ -48,6 +48,8 @@ export interface RunningServer {
   managerPassword: string;
   /** Milliseconds from spawn to a healthy GET /api/health. */
   startMs: number;
+  /** The server process (its memory is read from /proc/<pid>/status). */
+  pid: number;
   stop: () => Promise<void>;
 }
 
@@ -137,7 +139,7 @@ export async function startServer(label: string, databaseUrl?: string, opts: Ser
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  return { baseUrl, label, managerPassword, startMs: performance.now() - started, stop };
+  return { baseUrl, label, managerPassword, startMs: performance.now() - started, pid: child.pid!, stop };
 }
 
 /** Logs in over the API (as manager unless another account is given); returns the session token. */

@@ -24,6 +24,9 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir?: strin
     const pool = new pg.Pool({
       connectionString: opts.databaseUrl,
       max: 10,
+      // No JIT: report statements over a few hundred thousand rows pass jit_above_cost and then spend
+      // 0.6 s compiling for 0.2 s of work, on every request (bench/README.md "Reports", "Orders").
+      options: '-c jit=off',
       types: {
         getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
           if (oid === INT8 || oid === NUMERIC) return toNumber;
