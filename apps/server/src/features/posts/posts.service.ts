@@ -12,6 +12,7 @@ import type { Jobs } from '../../jobs/types.ts';
 import { PlatformError } from '../../platform/types.ts';
 import { platformDetail } from '../../lib/platform-errors.ts';
 import { materialBytes, type MaterialService } from '../materials/materials.service.ts';
+import { escapeLike } from '../../lib/sql.ts';
 
 // Page posts (帖子管理): a bulk create stores one row per (post, page) and queues a job per person
 // (`poster:<user>`) that makes them with each page's token. A row goes pending → creating (the
@@ -112,7 +113,7 @@ export function createPostService({ db, clock, jobs, materials }: PostServiceDep
       if (body.published !== undefined) q = q.where('x.published', '=', body.published);
       if (body.kind) q = q.where('x.kind', '=', body.kind);
       if (body.batch_id) q = q.where('x.batch_id', '=', body.batch_id);
-      if (body.keyword) q = q.where('x.message', 'ilike', `%${body.keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+      if (body.keyword) q = q.where('x.message', 'ilike', `%${escapeLike(body.keyword)}%`);
       const total = Number((await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
       const rows = await q
         .select(['x.id', 'x.batch_id', 'x.kind', 'x.message', 'x.link', 'x.call_to_action', 'x.published', 'x.status', 'x.platform_post_id', 'x.error', 'x.error_en', 'x.created_at', 'x.posted_at'])

@@ -8,6 +8,7 @@ import { forAssets, seesEverything, visibleAdAccountIds, visibleUserIds } from '
 import type { Jobs } from '../../jobs/types.ts';
 import { scopedIds } from '../ad-data/ad-ops.service.ts';
 import { START_JOB } from '../publish/publish.service.ts';
+import { escapeLike } from '../../lib/sql.ts';
 
 // Start management (启动管理): start tasks are runs of the wizard's `publish-start` job (job_runs),
 // their data saying what to switch and how; their per-object results are the operation log's rows
@@ -110,7 +111,7 @@ export function createStartService({ db, clock, jobs }: StartServiceDeps) {
         q = q.where((eb) => eb.or([eb('c.ad_account_id', 'in', accounts?.length ? accounts : [0]), eb('c.owner_user_id', 'in', users?.length ? users : [0])]));
       }
       if (body.keyword) {
-        const like = `%${body.keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+        const like = `%${escapeLike(body.keyword)}%`;
         q = q.where((eb) => eb.or([eb('c.name', 'ilike', like), eb('c.platform_id', '=', body.keyword!)]));
       }
       if (body.ad_account_id) q = q.where('c.ad_account_id', '=', body.ad_account_id);
@@ -140,7 +141,7 @@ export function createStartService({ db, clock, jobs }: StartServiceDeps) {
       let q = db.selectFrom('publish_schemes as s').innerJoin('users as u', 'u.id', 's.created_by');
       const users = await visibleUserIds(db, ctx.actor);
       if (users) q = q.where('s.created_by', 'in', users.length ? users : [0]);
-      if (body.keyword) q = q.where('s.name', 'ilike', `%${body.keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+      if (body.keyword) q = q.where('s.name', 'ilike', `%${escapeLike(body.keyword)}%`);
       const total = Number((await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
       const rows = await q
         .select(['s.id', 's.name', 's.status', 's.created_at', 'u.id as user_id', 'u.name as user_name'])
