@@ -34,6 +34,7 @@ import {
   candidates,
   claimEvaluation,
   completeFiring,
+  completeFirings,
   dueStops,
   findRule,
   finishEvaluation,
@@ -43,7 +44,7 @@ import {
   hourSums,
   insertFiring,
   insertFirings,
-  insertStop,
+  insertFiringsReturning,
   lastSwitch,
   loadOwner,
   objectState,
@@ -60,6 +61,7 @@ import {
   type RuleObject,
   type RuleRow,
   type StopRow,
+  type StopValues,
 } from './rules.repository.ts';
 
 // Evaluating a rule (issue 10): the hosted accounts its owner may act on, the objects its scope
@@ -73,6 +75,19 @@ const ADSET_BUDGET_CHANGES_PER_HOUR = 4;
 const LEVEL_WORD = { campaign: { zh: '广告系列', en: 'campaign' }, adset: { zh: '广告组', en: 'ad set' }, ad: { zh: '广告', en: 'ad' } };
 /** A revive that keeps failing is given up this long after it was due. */
 const REVIVE_GIVE_UP_MS = 6 * HOUR;
+/** Ad accounts acted on at once within one rule's evaluation. */
+const ACT_ACCOUNT_CONCURRENCY = 8;
+
+interface Acting {
+  row: PlanRow;
+  firingId: number;
+}
+interface ActOutcome {
+  t: Acting;
+  ok: boolean;
+  operationId: number | null;
+  error: Bilingual | null;
+}
 
 export type RuleSpec = Pick<RuleDraft, 'name' | 'scope' | 'level' | 'filters' | 'conditions' | 'action' | 'stop_loss' | 'cooldown_minutes' | 'max_actions_per_run' | 'notify'>;
 
@@ -384,7 +399,7 @@ export function createRuleEvaluator(deps: EvaluatorDeps) {
       created_at: now,
       ...extra,
     });
-    const toAct: { row: PlanRow; firingId: number }[] = [];
+    const pending: PlanRow[] = [];
     const skipped: FiringValues[] = [];
     for (const r of rows) {
       if (r.outcome === 'would_act' && !hosted.has(r.object.ad_account_id)) {
@@ -400,54 +415,87 @@ export function createRuleEvaluator(deps: EvaluatorDeps) {
         skipped.push(firing(r, 'notified'));
         continue;
       }
-      // Written before the platform call: a run resumed after a crash skips this object.
-      const id = await insertFiring(db, firing(r, 'failed', { error: both('RULE_INTERRUPTED') }));
-      if (id !== null) toAct.push({ row: r, firingId: id });
+      pending.push(r);
+    }
+    // Written before any platform call, in one statement: a run resumed after a crash skips these objects.
+    const firingIds = await insertFiringsReturning(db, pending.map((r) => firing(r, 'failed', { error: both('RULE_INTERRUPTED') })));
+    const toAct: Acting[] = [];
+    for (const r of pending) {
+      const id = firingIds.get(`${r.level}:${r.object.id}`);
+      if (id !== undefined) toAct.push({ row: r, firingId: id });
     }
     await insertFirings(db, skipped);
 
-    const finish = async (t: { row: PlanRow; firingId: number }, ok: boolean, operationId: number | null, error: Bilingual | null) => {
-      t.row.outcome = ok ? 'acted' : 'failed';
-      t.row.reason = error;
-      await completeFiring(db, t.firingId, { outcome: t.row.outcome, error, operation_id: operationId });
-      if (ok && spec.stop_loss.enabled && spec.action.type === 'pause') {
-        const tz = t.row.account.timezone_name;
-        const reviveAt = spec.stop_loss.revive ? new Date(startOfDay(addDays(dayIn(now.getTime(), tz), 1), tz)) : null;
-        await insertStop(db, { rule_id: ruleId, level: t.row.level, object_id: t.row.object.id, ad_account_id: t.row.object.ad_account_id, firing_id: t.firingId, operation_id: operationId, report_day: p.today, paused_at: now, revive_at: reviveAt });
+    // Acts of one ad account run in order and their outcomes are written in one transaction;
+    // accounts run side by side (the Graph client paces each account and token on its own).
+    const byAccount = new Map<number, Acting[]>();
+    for (const t of toAct) byAccount.set(t.row.object.ad_account_id, [...(byAccount.get(t.row.object.ad_account_id) ?? []), t]);
+    const groups = [...byAccount.values()];
+    let next = 0;
+    const worker = async () => {
+      while (next < groups.length) {
+        const group = groups[next++]!;
+        const outcomes = await actOnAccount(ruleId, spec, group);
+        const stops: StopValues[] = [];
+        for (const { t, ok, operationId, error } of outcomes) {
+          t.row.outcome = ok ? 'acted' : 'failed';
+          t.row.reason = error;
+          if (ok && spec.stop_loss.enabled && spec.action.type === 'pause') {
+            const tz = t.row.account.timezone_name;
+            const reviveAt = spec.stop_loss.revive ? new Date(startOfDay(addDays(dayIn(now.getTime(), tz), 1), tz)) : null;
+            stops.push({ rule_id: ruleId, level: t.row.level, object_id: t.row.object.id, ad_account_id: t.row.object.ad_account_id, firing_id: t.firingId, operation_id: operationId, report_day: p.today, paused_at: now, revive_at: reviveAt });
+          }
+        }
+        await completeFirings(
+          db,
+          outcomes.map((o) => ({ id: o.t.firingId, outcome: o.ok ? 'acted' : 'failed', error: o.error, operation_id: o.operationId })),
+          stops,
+        );
       }
     };
+    await Promise.all(Array.from({ length: Math.min(ACT_ACCOUNT_CONCURRENCY, groups.length) }, worker));
+    return rows;
+  }
 
+  /**
+   * The platform acts on one account's objects: switches in chunks of 100 and budgets grouped by
+   * their new value, one `apply` each (so the written objects are re-read once per call, not once
+   * per object). Answers every object's outcome; nothing is written here.
+   */
+  async function actOnAccount(ruleId: number, spec: RuleSpec, group: Acting[]): Promise<ActOutcome[]> {
     const ops = deps.ops;
-    if (!ops) {
-      for (const t of toAct) await finish(t, false, null, both('PLATFORM_NOT_CONFIGURED'));
-    } else if (spec.action.type === 'pause' || spec.action.type === 'activate') {
-      const action = spec.action.type;
-      for (let i = 0; i < toAct.length; i += 100) {
-        const chunk = toAct.slice(i, i + 100);
-        try {
-          const res = await ops.apply({ type: 'rule', ruleId }, { level: spec.level, ids: chunk.map((c) => c.row.object.id), action });
-          const byId = new Map(res.results.map((r) => [r.id, r]));
-          for (const t of chunk) {
-            const r = byId.get(t.row.object.id);
-            await finish(t, r?.result === 'ok', r?.operation_id ?? null, r?.result === 'ok' ? null : (r?.error ?? both('RULE_INTERRUPTED')));
-          }
-        } catch (err) {
-          const text = failureText(err);
-          for (const t of chunk) await finish(t, false, null, text);
-        }
+    if (!ops) return group.map((t) => ({ t, ok: false, operationId: null, error: both('PLATFORM_NOT_CONFIGURED') }));
+    const calls: { chunk: Acting[]; input: Parameters<AdOperations['apply']>[1] }[] = [];
+    if (spec.action.type === 'pause' || spec.action.type === 'activate') {
+      for (let i = 0; i < group.length; i += 100) {
+        const chunk = group.slice(i, i + 100);
+        calls.push({ chunk, input: { level: spec.level, ids: chunk.map((c) => c.row.object.id), action: spec.action.type } });
       }
     } else {
-      for (const t of toAct) {
-        try {
-          const res = await ops.apply({ type: 'rule', ruleId }, { level: spec.level, ids: [t.row.object.id], action: 'budget', daily_budget: toMajor(t.row.budgetMinor!, t.row.object.currency) });
-          const r = res.results[0];
-          await finish(t, r?.result === 'ok', r?.operation_id ?? null, r?.result === 'ok' ? null : (r?.error ?? both('RULE_INTERRUPTED')));
-        } catch (err) {
-          await finish(t, false, null, failureText(err));
+      const byBudget = new Map<number, Acting[]>();
+      for (const t of group) byBudget.set(t.row.budgetMinor!, [...(byBudget.get(t.row.budgetMinor!) ?? []), t]);
+      for (const [minor, list] of byBudget) {
+        for (let i = 0; i < list.length; i += 100) {
+          const chunk = list.slice(i, i + 100);
+          calls.push({ chunk, input: { level: spec.level, ids: chunk.map((c) => c.row.object.id), action: 'budget', daily_budget: toMajor(minor, chunk[0]!.row.object.currency) } });
         }
       }
     }
-    return rows;
+    const out: ActOutcome[] = [];
+    for (const { chunk, input } of calls) {
+      try {
+        const res = await ops.apply({ type: 'rule', ruleId }, input);
+        const byId = new Map(res.results.map((r) => [r.id, r]));
+        for (const t of chunk) {
+          const r = byId.get(t.row.object.id);
+          out.push({ t, ok: r?.result === 'ok', operationId: r?.operation_id ?? null, error: r?.result === 'ok' ? null : (r?.error ?? both('RULE_INTERRUPTED')) });
+        }
+      } catch (err) {
+        const text = failureText(err);
+        for (const t of chunk) out.push({ t, ok: false, operationId: null, error: text });
+      }
+    }
+    return out;
   }
 
   /** A message about what a rule did, both languages, a line per object (at most 20). */

@@ -434,6 +434,35 @@ export async function insertFirings(db: Db, list: FiringValues[]) {
   }
 }
 
+/**
+ * Writes the firings of many objects in one statement unless the evaluation has them already;
+ * answers the new ids by `level:object_id` (written before the acts, so a resumed run skips them).
+ */
+export async function insertFiringsReturning(db: Db, list: FiringValues[]): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  for (let i = 0; i < list.length; i += 500) {
+    const rows = await db
+      .insertInto('rule_firings')
+      .values(list.slice(i, i + 500).map(firingRow))
+      .onConflict((oc) => oc.columns(['evaluation_id', 'level', 'object_id']).doNothing())
+      .returning(['id', 'level', 'object_id'])
+      .execute();
+    for (const r of rows) out.set(`${r.level}:${r.object_id}`, r.id);
+  }
+  return out;
+}
+
+export type StopValues = Parameters<typeof insertStop>[1];
+
+/** The outcomes of one account's acts and the stop-loss records they leave, in one transaction. */
+export async function completeFirings(db: Db, done: { id: number; outcome: string; error: { zh: string; en: string } | null; operation_id: number | null }[], stops: StopValues[]) {
+  if (!done.length && !stops.length) return;
+  await db.transaction().execute(async (trx) => {
+    for (const d of done) await completeFiring(trx, d.id, d);
+    for (const s of stops) await insertStop(trx, s);
+  });
+}
+
 export async function completeFiring(db: Db, id: number, v: { outcome: string; after?: unknown; error?: { zh: string; en: string } | null; operation_id?: number | null }) {
   await db
     .updateTable('rule_firings')
