@@ -42,6 +42,8 @@ import {
   holderSpendSince,
   hostedAccounts,
   hourSums,
+  hourSumsByAccounts,
+  multiWindowSums,
   insertFiring,
   insertFirings,
   insertFiringsReturning,
@@ -157,13 +159,18 @@ const extrasEmpty = { object_age_hours: null, hours_since_change: null, budget_u
 export interface TickMemo {
   /** Per level and window, the fact columns any due rule reads: one query serves them all. */
   columns: Map<string, Set<FactColumn>>;
+  /** Per level, every day window the due rules read (summed together in one pass). */
+  windows: Map<RuleLevel, Map<string, Exclude<RuleWindow, { type: 'last_hours' }>>>;
   candidates: Map<string, Promise<RuleObject[]>>;
+  /** Per level, day and accounts: the sums of all those windows, by window key and object. */
+  allSums: Map<string, Promise<Map<string, Map<number, FactSums>>>>;
   sums: Map<string, { asked: Set<number>; sums: Map<number, FactSums> }>;
-  hours: Map<string, { asked: Set<number>; rows: Awaited<ReturnType<typeof hourSums>> }>;
+  hours: Map<string, Promise<Awaited<ReturnType<typeof hourSumsByAccounts>>>>;
 }
 
 export function createTickMemo(specs: readonly Pick<RuleSpec, 'level' | 'conditions'>[] = []): TickMemo {
   const columns = new Map<string, Set<FactColumn>>();
+  const windows = new Map<RuleLevel, Map<string, Exclude<RuleWindow, { type: 'last_hours' }>>>();
   for (const spec of specs) {
     for (const g of spec.conditions.groups) {
       for (const c of g.conditions) {
@@ -172,10 +179,26 @@ export function createTickMemo(specs: readonly Pick<RuleSpec, 'level' | 'conditi
         let set = columns.get(key);
         if (!set) columns.set(key, (set = new Set()));
         for (const col of factColumnsOf([c.metric])) set.add(col);
+        if (c.window.type !== 'last_hours') {
+          let byKey = windows.get(spec.level);
+          if (!byKey) windows.set(spec.level, (byKey = new Map()));
+          byKey.set(windowKey(c.window), c.window);
+        }
       }
     }
   }
-  return { columns, candidates: new Map(), sums: new Map(), hours: new Map() };
+  return { columns, windows, candidates: new Map(), allSums: new Map(), sums: new Map(), hours: new Map() };
+}
+
+/** Remembers a promise under a key; a failed read is not remembered. */
+function remember<T>(map: Map<string, Promise<T>>, key: string, read: () => Promise<T>): Promise<T> {
+  let hit = map.get(key);
+  if (!hit) {
+    hit = read();
+    map.set(key, hit);
+    hit.catch(() => map.delete(key));
+  }
+  return hit;
 }
 
 export function createRuleEvaluator(deps: EvaluatorDeps) {
@@ -195,10 +218,27 @@ export function createRuleEvaluator(deps: EvaluatorDeps) {
     return hostedAccounts(db, await visibleAdAccountIds(db, owner), spec.scope);
   }
 
-  /** Window sums through the tick's memo: only objects no earlier rule asked for are read. */
-  async function memoSums(memo: TickMemo | undefined, level: RuleLevel, window: RuleWindow, ids: number[], from: string, to: string, today: string, own: FactColumn[]): Promise<Map<number, FactSums>> {
+  /**
+   * Window sums through the tick's memo: a window every due rule of the level plans for is summed
+   * with all the others in one pass over the accounts' facts (once per tick and accounts); any
+   * other window reads the objects no earlier rule asked for.
+   */
+  async function memoSums(memo: TickMemo | undefined, level: RuleLevel, window: RuleWindow, accountIds: number[], ids: number[], from: string, to: string, today: string, own: FactColumn[]): Promise<Map<number, FactSums>> {
     if (!memo) return windowSums(db, level, ids, from, to, today, own);
     const shared = memo.columns.get(`${level}|${windowKey(window)}`);
+    const planned = memo.windows.get(level);
+    if (shared && planned?.has(windowKey(window)) && own.every((c) => shared.has(c))) {
+      const all = await remember(memo.allSums, `${level}|${today}|${accountIds.join(',')}`, () =>
+        multiWindowSums(
+          db,
+          level,
+          accountIds,
+          [...planned].map(([key, w]) => ({ key, ...windowDays(w, today), columns: [...(memo.columns.get(`${level}|${key}`) ?? [])] })),
+          today,
+        ),
+      );
+      return all.get(windowKey(window)) ?? new Map();
+    }
     const columns = shared && own.every((c) => shared.has(c)) ? [...shared].sort() : [...own].sort();
     const key = `${level}|${from}|${to}|${columns.join(',')}`;
     let entry = memo.sums.get(key);
@@ -211,31 +251,17 @@ export function createRuleEvaluator(deps: EvaluatorDeps) {
     return entry.sums;
   }
 
-  async function memoHours(memo: TickMemo | undefined, level: RuleLevel, ids: number[], since: Date) {
+  /** Hourly sums through the tick's memo: once per level, hour and accounts, for all their objects. */
+  async function memoHours(memo: TickMemo | undefined, level: RuleLevel, accountIds: number[], ids: number[], since: Date) {
     if (!memo) return hourSums(db, level, ids, since);
-    const key = `${level}|${since.getTime()}`;
-    let entry = memo.hours.get(key);
-    if (!entry) memo.hours.set(key, (entry = { asked: new Set(), rows: [] }));
-    const missing = ids.filter((id) => !entry.asked.has(id));
-    if (missing.length) {
-      entry.rows.push(...(await hourSums(db, level, missing, since)));
-      for (const id of missing) entry.asked.add(id);
-    }
+    const rows = await remember(memo.hours, `${level}|${since.getTime()}|${accountIds.join(',')}`, () => hourSumsByAccounts(db, level, accountIds, since));
     const wanted = new Set(ids);
-    return entry.rows.filter((r) => wanted.has(r.k));
+    return rows.filter((r) => wanted.has(r.k));
   }
 
   function memoCandidates(memo: TickMemo | undefined, level: RuleLevel, accountIds: number[], filters: RuleSpec['filters'], mode: CandidateMode): Promise<RuleObject[]> {
     if (!memo) return candidates(db, level, accountIds, filters, mode);
-    const key = `${level}|${mode}|${JSON.stringify(filters)}|${accountIds.join(',')}`;
-    let hit = memo.candidates.get(key);
-    if (!hit) {
-      hit = candidates(db, level, accountIds, filters, mode);
-      memo.candidates.set(key, hit);
-      // A failed read is not remembered.
-      hit.catch(() => memo.candidates.delete(key));
-    }
-    return hit;
+    return remember(memo.candidates, `${level}|${mode}|${JSON.stringify(filters)}|${accountIds.join(',')}`, () => candidates(db, level, accountIds, filters, mode));
   }
 
   /** The figures of objects over every window the trees read, and the extra figures. */
@@ -243,13 +269,14 @@ export function createRuleEvaluator(deps: EvaluatorDeps) {
     const out = new Map<number, ObjectFigures>(objects.map((o) => [o.id, { sums: new Map(), extra: { ...extrasEmpty } }]));
     if (!objects.length) return out;
     const ids = objects.map((o) => o.id);
+    const accountIds = [...accounts.keys()].sort((a, b) => a - b);
     // Which metrics each window needs: one query per window.
     const perWindow = new Map<string, { window: RuleWindow; metrics: Set<MetricKey> }>();
     for (const w of treeWindows(trees)) perWindow.set(windowKey(w), { window: w, metrics: new Set() });
     for (const tree of trees) for (const g of tree?.groups ?? []) for (const c of g.conditions) if (!isExtraMetric(c.metric)) perWindow.get(windowKey(c.window))!.metrics.add(c.metric);
     for (const [key, { window, metrics }] of perWindow) {
       if (window.type === 'last_hours') {
-        const rows = await memoHours(memo, level, ids, windowSince(window.n, now));
+        const rows = await memoHours(memo, level, accountIds, ids, windowSince(window.n, now));
         const rates = await latestRates(db, rows.map((r) => r.currency));
         const acc = new Map<number, FactSums>();
         for (const r of rows) {
@@ -265,7 +292,7 @@ export function createRuleEvaluator(deps: EvaluatorDeps) {
       }
       const { from, to } = windowDays(window, today);
       const columns = factColumnsOf([...metrics]);
-      const sums = await memoSums(memo, level, window, ids, from, to, today, columns);
+      const sums = await memoSums(memo, level, window, accountIds, ids, from, to, today, columns);
       const zero = Object.fromEntries(columns.map((c) => [c, 0])) as FactSums;
       for (const o of objects) out.get(o.id)!.sums.set(key, sums.get(o.id) ?? zero);
     }
