@@ -162,6 +162,8 @@ export interface TickMemo {
   /** Per level, every day window the due rules read (summed together in one pass). */
   windows: Map<RuleLevel, Map<string, Exclude<RuleWindow, { type: 'last_hours' }>>>;
   candidates: Map<string, Promise<RuleObject[]>>;
+  /** What each cached object list was read for (to read again the accounts a rule acted in). */
+  candidateArgs: Map<string, { level: RuleLevel; accountIds: number[]; filters: RuleSpec['filters']; mode: CandidateMode }>;
   /** Per level, day and accounts: the sums of all those windows, by window key and object. */
   allSums: Map<string, Promise<Map<string, Map<number, FactSums>>>>;
   sums: Map<string, { asked: Set<number>; sums: Map<number, FactSums> }>;
@@ -187,7 +189,7 @@ export function createTickMemo(specs: readonly Pick<RuleSpec, 'level' | 'conditi
       }
     }
   }
-  return { columns, windows, candidates: new Map(), allSums: new Map(), sums: new Map(), hours: new Map() };
+  return { columns, windows, candidates: new Map(), candidateArgs: new Map(), allSums: new Map(), sums: new Map(), hours: new Map() };
 }
 
 /** Remembers a promise under a key; a failed read is not remembered. */
@@ -261,7 +263,27 @@ export function createRuleEvaluator(deps: EvaluatorDeps) {
 
   function memoCandidates(memo: TickMemo | undefined, level: RuleLevel, accountIds: number[], filters: RuleSpec['filters'], mode: CandidateMode): Promise<RuleObject[]> {
     if (!memo) return candidates(db, level, accountIds, filters, mode);
-    return remember(memo.candidates, `${level}|${mode}|${JSON.stringify(filters)}|${accountIds.join(',')}`, () => candidates(db, level, accountIds, filters, mode));
+    const key = `${level}|${mode}|${JSON.stringify(filters)}|${accountIds.join(',')}`;
+    memo.candidateArgs.set(key, { level, accountIds, filters, mode });
+    return remember(memo.candidates, key, () => candidates(db, level, accountIds, filters, mode));
+  }
+
+  /**
+   * After a rule acted: the cached objects of its level in the accounts it acted in are read
+   * again (their status or budget changed); the other accounts' objects stay as read.
+   */
+  function rereadActed(memo: TickMemo, level: RuleLevel, touched: Set<number>) {
+    for (const [key, args] of memo.candidateArgs) {
+      if (args.level !== level) continue;
+      const old = memo.candidates.get(key);
+      const affected = args.accountIds.filter((a) => touched.has(a));
+      if (!old || !affected.length) continue;
+      const fresh = Promise.all([old, candidates(db, level, affected, args.filters, args.mode)]).then(([list, again]) =>
+        [...list.filter((o) => !touched.has(o.ad_account_id)), ...again].sort((a, b) => a.id - b.id),
+      );
+      memo.candidates.set(key, fresh);
+      fresh.catch(() => memo.candidates.delete(key));
+    }
   }
 
   /** The figures of objects over every window the trees read, and the extra figures. */
@@ -305,18 +327,22 @@ export function createRuleEvaluator(deps: EvaluatorDeps) {
     }
     if (extras.has('budget_used_pct')) {
       // Today's spend of the budget holder since the start of its account's day, against its daily budget.
-      const groups = new Map<string, { level: 'campaign' | 'adset'; since: Date; holders: Set<number> }>();
+      // Read by the holders' accounts (a holder's ads are all in its account), not by a long id list.
+      const groups = new Map<string, { level: 'campaign' | 'adset'; since: Date; holders: Set<number>; accounts: Set<number> }>();
       for (const o of objects) {
         if (!o.holder_daily_minor) continue;
         const tz = accounts.get(o.ad_account_id)?.timezone_name ?? 'UTC';
         const since = new Date(startOfDay(dayIn(now.getTime(), tz), tz));
         const k = `${o.holder_level}|${since.getTime()}`;
-        const g = groups.get(k) ?? { level: o.holder_level, since, holders: new Set<number>() };
+        const g = groups.get(k) ?? { level: o.holder_level, since, holders: new Set<number>(), accounts: new Set<number>() };
         g.holders.add(o.holder_id);
+        g.accounts.add(o.ad_account_id);
         groups.set(k, g);
       }
       const spent = new Map<string, number>();
-      for (const g of groups.values()) for (const [id, minor] of await holderSpendSince(db, g.level, [...g.holders], g.since)) spent.set(`${g.level}:${id}`, minor);
+      for (const g of groups.values()) {
+        for (const [id, minor] of await holderSpendSince(db, g.level, [...g.accounts], g.since)) if (g.holders.has(id)) spent.set(`${g.level}:${id}`, minor);
+      }
       for (const o of objects) {
         if (!o.holder_daily_minor) continue;
         out.get(o.id)!.extra.budget_used_pct = ((spent.get(`${o.holder_level}:${o.holder_id}`) ?? 0) / o.holder_daily_minor) * 100;
@@ -587,8 +613,9 @@ export function createRuleEvaluator(deps: EvaluatorDeps) {
         const p = await plan(spec, owner, now, rule.id, memo);
         const rows = await act(rule.id, spec, p, claim.id, now, claim.resumed);
         // Objects it switched or whose budget it set are not what the memo holds any more.
-        if (memo && rows.some((r) => r.outcome === 'acted' || r.outcome === 'failed')) {
-          for (const key of [...memo.candidates.keys()]) if (key.startsWith(`${spec.level}|`)) memo.candidates.delete(key);
+        if (memo) {
+          const touched = new Set(rows.filter((r) => r.outcome === 'acted' || r.outcome === 'failed').map((r) => r.object.ad_account_id));
+          if (touched.size) rereadActed(memo, spec.level, touched);
         }
         const c = countsOf(p, rows);
         const allFailed = c.failed > 0 && c.acted === 0;

@@ -348,13 +348,13 @@ export async function hourSums(db: Db, level: RuleLevel, ids: readonly number[],
   return rows.rows.map((r) => ({ k: Number(r.k), currency: r.currency, spend_minor: Number(r.spend_minor), impressions: Number(r.impressions), clicks: Number(r.clicks) }));
 }
 
-/** Spend (minor units) of the ads under each budget holder since an instant (the start of the account's day). */
-export async function holderSpendSince(db: Db, holderLevel: 'campaign' | 'adset', holderIds: readonly number[], since: Date): Promise<Map<number, number>> {
-  if (!holderIds.length) return new Map();
+/** Spend (minor units) of the ads under each budget holder in the given ad accounts since an instant (the start of the account's day). */
+export async function holderSpendSince(db: Db, holderLevel: 'campaign' | 'adset', accountIds: readonly number[], since: Date): Promise<Map<number, number>> {
+  if (!accountIds.length) return new Map();
   const col = holderLevel === 'campaign' ? 'campaign_id' : 'adset_id';
   const rows = await sql<{ k: number; spend: number }>`
     select a.${sql.ref(col)} as k, sum(h.spend_minor)::bigint as spend from ad_insights_hourly h join ads a on a.id = h.ad_id
-    where a.${sql.ref(col)} = any(${idArray(holderIds)}) and h.hour >= ${since} group by 1`.execute(db);
+    where a.ad_account_id = any(${idArray(accountIds)}) and h.hour >= ${since} group by 1`.execute(db);
   return new Map(rows.rows.map((r) => [Number(r.k), Number(r.spend)]));
 }
 
