@@ -34,6 +34,7 @@ import {
   candidates,
   claimEvaluation,
   completeFiring,
+  completeFirings,
   dueStops,
   findRule,
   finishEvaluation,
@@ -41,9 +42,11 @@ import {
   holderSpendSince,
   hostedAccounts,
   hourSums,
+  hourSumsByAccounts,
+  multiWindowSums,
   insertFiring,
   insertFirings,
-  insertStop,
+  insertFiringsReturning,
   lastSwitch,
   loadOwner,
   objectState,
@@ -60,6 +63,7 @@ import {
   type RuleObject,
   type RuleRow,
   type StopRow,
+  type StopValues,
 } from './rules.repository.ts';
 
 // Evaluating a rule (issue 10): the hosted accounts its owner may act on, the objects its scope
@@ -73,6 +77,19 @@ const ADSET_BUDGET_CHANGES_PER_HOUR = 4;
 const LEVEL_WORD = { campaign: { zh: '广告系列', en: 'campaign' }, adset: { zh: '广告组', en: 'ad set' }, ad: { zh: '广告', en: 'ad' } };
 /** A revive that keeps failing is given up this long after it was due. */
 const REVIVE_GIVE_UP_MS = 6 * HOUR;
+/** Ad accounts acted on at once within one rule's evaluation. */
+const ACT_ACCOUNT_CONCURRENCY = 8;
+
+interface Acting {
+  row: PlanRow;
+  firingId: number;
+}
+interface ActOutcome {
+  t: Acting;
+  ok: boolean;
+  operationId: number | null;
+  error: Bilingual | null;
+}
 
 export type RuleSpec = Pick<RuleDraft, 'name' | 'scope' | 'level' | 'filters' | 'conditions' | 'action' | 'stop_loss' | 'cooldown_minutes' | 'max_actions_per_run' | 'notify'>;
 
@@ -142,13 +159,20 @@ const extrasEmpty = { object_age_hours: null, hours_since_change: null, budget_u
 export interface TickMemo {
   /** Per level and window, the fact columns any due rule reads: one query serves them all. */
   columns: Map<string, Set<FactColumn>>;
+  /** Per level, every day window the due rules read (summed together in one pass). */
+  windows: Map<RuleLevel, Map<string, Exclude<RuleWindow, { type: 'last_hours' }>>>;
   candidates: Map<string, Promise<RuleObject[]>>;
+  /** What each cached object list was read for (to read again the accounts a rule acted in). */
+  candidateArgs: Map<string, { level: RuleLevel; accountIds: number[]; filters: RuleSpec['filters']; mode: CandidateMode }>;
+  /** Per level, day and accounts: the sums of all those windows, by window key and object. */
+  allSums: Map<string, Promise<Map<string, Map<number, FactSums>>>>;
   sums: Map<string, { asked: Set<number>; sums: Map<number, FactSums> }>;
-  hours: Map<string, { asked: Set<number>; rows: Awaited<ReturnType<typeof hourSums>> }>;
+  hours: Map<string, Promise<Awaited<ReturnType<typeof hourSumsByAccounts>>>>;
 }
 
 export function createTickMemo(specs: readonly Pick<RuleSpec, 'level' | 'conditions'>[] = []): TickMemo {
   const columns = new Map<string, Set<FactColumn>>();
+  const windows = new Map<RuleLevel, Map<string, Exclude<RuleWindow, { type: 'last_hours' }>>>();
   for (const spec of specs) {
     for (const g of spec.conditions.groups) {
       for (const c of g.conditions) {
@@ -157,10 +181,26 @@ export function createTickMemo(specs: readonly Pick<RuleSpec, 'level' | 'conditi
         let set = columns.get(key);
         if (!set) columns.set(key, (set = new Set()));
         for (const col of factColumnsOf([c.metric])) set.add(col);
+        if (c.window.type !== 'last_hours') {
+          let byKey = windows.get(spec.level);
+          if (!byKey) windows.set(spec.level, (byKey = new Map()));
+          byKey.set(windowKey(c.window), c.window);
+        }
       }
     }
   }
-  return { columns, candidates: new Map(), sums: new Map(), hours: new Map() };
+  return { columns, windows, candidates: new Map(), candidateArgs: new Map(), allSums: new Map(), sums: new Map(), hours: new Map() };
+}
+
+/** Remembers a promise under a key; a failed read is not remembered. */
+function remember<T>(map: Map<string, Promise<T>>, key: string, read: () => Promise<T>): Promise<T> {
+  let hit = map.get(key);
+  if (!hit) {
+    hit = read();
+    map.set(key, hit);
+    hit.catch(() => map.delete(key));
+  }
+  return hit;
 }
 
 export function createRuleEvaluator(deps: EvaluatorDeps) {
@@ -180,10 +220,27 @@ export function createRuleEvaluator(deps: EvaluatorDeps) {
     return hostedAccounts(db, await visibleAdAccountIds(db, owner), spec.scope);
   }
 
-  /** Window sums through the tick's memo: only objects no earlier rule asked for are read. */
-  async function memoSums(memo: TickMemo | undefined, level: RuleLevel, window: RuleWindow, ids: number[], from: string, to: string, today: string, own: FactColumn[]): Promise<Map<number, FactSums>> {
+  /**
+   * Window sums through the tick's memo: a window every due rule of the level plans for is summed
+   * with all the others in one pass over the accounts' facts (once per tick and accounts); any
+   * other window reads the objects no earlier rule asked for.
+   */
+  async function memoSums(memo: TickMemo | undefined, level: RuleLevel, window: RuleWindow, accountIds: number[], ids: number[], from: string, to: string, today: string, own: FactColumn[]): Promise<Map<number, FactSums>> {
     if (!memo) return windowSums(db, level, ids, from, to, today, own);
     const shared = memo.columns.get(`${level}|${windowKey(window)}`);
+    const planned = memo.windows.get(level);
+    if (shared && planned?.has(windowKey(window)) && own.every((c) => shared.has(c))) {
+      const all = await remember(memo.allSums, `${level}|${today}|${accountIds.join(',')}`, () =>
+        multiWindowSums(
+          db,
+          level,
+          accountIds,
+          [...planned].map(([key, w]) => ({ key, ...windowDays(w, today), columns: [...(memo.columns.get(`${level}|${key}`) ?? [])] })),
+          today,
+        ),
+      );
+      return all.get(windowKey(window)) ?? new Map();
+    }
     const columns = shared && own.every((c) => shared.has(c)) ? [...shared].sort() : [...own].sort();
     const key = `${level}|${from}|${to}|${columns.join(',')}`;
     let entry = memo.sums.get(key);
@@ -196,31 +253,37 @@ export function createRuleEvaluator(deps: EvaluatorDeps) {
     return entry.sums;
   }
 
-  async function memoHours(memo: TickMemo | undefined, level: RuleLevel, ids: number[], since: Date) {
+  /** Hourly sums through the tick's memo: once per level, hour and accounts, for all their objects. */
+  async function memoHours(memo: TickMemo | undefined, level: RuleLevel, accountIds: number[], ids: number[], since: Date) {
     if (!memo) return hourSums(db, level, ids, since);
-    const key = `${level}|${since.getTime()}`;
-    let entry = memo.hours.get(key);
-    if (!entry) memo.hours.set(key, (entry = { asked: new Set(), rows: [] }));
-    const missing = ids.filter((id) => !entry.asked.has(id));
-    if (missing.length) {
-      entry.rows.push(...(await hourSums(db, level, missing, since)));
-      for (const id of missing) entry.asked.add(id);
-    }
+    const rows = await remember(memo.hours, `${level}|${since.getTime()}|${accountIds.join(',')}`, () => hourSumsByAccounts(db, level, accountIds, since));
     const wanted = new Set(ids);
-    return entry.rows.filter((r) => wanted.has(r.k));
+    return rows.filter((r) => wanted.has(r.k));
   }
 
   function memoCandidates(memo: TickMemo | undefined, level: RuleLevel, accountIds: number[], filters: RuleSpec['filters'], mode: CandidateMode): Promise<RuleObject[]> {
     if (!memo) return candidates(db, level, accountIds, filters, mode);
     const key = `${level}|${mode}|${JSON.stringify(filters)}|${accountIds.join(',')}`;
-    let hit = memo.candidates.get(key);
-    if (!hit) {
-      hit = candidates(db, level, accountIds, filters, mode);
-      memo.candidates.set(key, hit);
-      // A failed read is not remembered.
-      hit.catch(() => memo.candidates.delete(key));
+    memo.candidateArgs.set(key, { level, accountIds, filters, mode });
+    return remember(memo.candidates, key, () => candidates(db, level, accountIds, filters, mode));
+  }
+
+  /**
+   * After a rule acted: the cached objects of its level in the accounts it acted in are read
+   * again (their status or budget changed); the other accounts' objects stay as read.
+   */
+  function rereadActed(memo: TickMemo, level: RuleLevel, touched: Set<number>) {
+    for (const [key, args] of memo.candidateArgs) {
+      if (args.level !== level) continue;
+      const old = memo.candidates.get(key);
+      const affected = args.accountIds.filter((a) => touched.has(a));
+      if (!old || !affected.length) continue;
+      const fresh = Promise.all([old, candidates(db, level, affected, args.filters, args.mode)]).then(([list, again]) =>
+        [...list.filter((o) => !touched.has(o.ad_account_id)), ...again].sort((a, b) => a.id - b.id),
+      );
+      memo.candidates.set(key, fresh);
+      fresh.catch(() => memo.candidates.delete(key));
     }
-    return hit;
   }
 
   /** The figures of objects over every window the trees read, and the extra figures. */
@@ -228,13 +291,14 @@ export function createRuleEvaluator(deps: EvaluatorDeps) {
     const out = new Map<number, ObjectFigures>(objects.map((o) => [o.id, { sums: new Map(), extra: { ...extrasEmpty } }]));
     if (!objects.length) return out;
     const ids = objects.map((o) => o.id);
+    const accountIds = [...accounts.keys()].sort((a, b) => a - b);
     // Which metrics each window needs: one query per window.
     const perWindow = new Map<string, { window: RuleWindow; metrics: Set<MetricKey> }>();
     for (const w of treeWindows(trees)) perWindow.set(windowKey(w), { window: w, metrics: new Set() });
     for (const tree of trees) for (const g of tree?.groups ?? []) for (const c of g.conditions) if (!isExtraMetric(c.metric)) perWindow.get(windowKey(c.window))!.metrics.add(c.metric);
     for (const [key, { window, metrics }] of perWindow) {
       if (window.type === 'last_hours') {
-        const rows = await memoHours(memo, level, ids, windowSince(window.n, now));
+        const rows = await memoHours(memo, level, accountIds, ids, windowSince(window.n, now));
         const rates = await latestRates(db, rows.map((r) => r.currency));
         const acc = new Map<number, FactSums>();
         for (const r of rows) {
@@ -250,7 +314,7 @@ export function createRuleEvaluator(deps: EvaluatorDeps) {
       }
       const { from, to } = windowDays(window, today);
       const columns = factColumnsOf([...metrics]);
-      const sums = await memoSums(memo, level, window, ids, from, to, today, columns);
+      const sums = await memoSums(memo, level, window, accountIds, ids, from, to, today, columns);
       const zero = Object.fromEntries(columns.map((c) => [c, 0])) as FactSums;
       for (const o of objects) out.get(o.id)!.sums.set(key, sums.get(o.id) ?? zero);
     }
@@ -263,18 +327,22 @@ export function createRuleEvaluator(deps: EvaluatorDeps) {
     }
     if (extras.has('budget_used_pct')) {
       // Today's spend of the budget holder since the start of its account's day, against its daily budget.
-      const groups = new Map<string, { level: 'campaign' | 'adset'; since: Date; holders: Set<number> }>();
+      // Read by the holders' accounts (a holder's ads are all in its account), not by a long id list.
+      const groups = new Map<string, { level: 'campaign' | 'adset'; since: Date; holders: Set<number>; accounts: Set<number> }>();
       for (const o of objects) {
         if (!o.holder_daily_minor) continue;
         const tz = accounts.get(o.ad_account_id)?.timezone_name ?? 'UTC';
         const since = new Date(startOfDay(dayIn(now.getTime(), tz), tz));
         const k = `${o.holder_level}|${since.getTime()}`;
-        const g = groups.get(k) ?? { level: o.holder_level, since, holders: new Set<number>() };
+        const g = groups.get(k) ?? { level: o.holder_level, since, holders: new Set<number>(), accounts: new Set<number>() };
         g.holders.add(o.holder_id);
+        g.accounts.add(o.ad_account_id);
         groups.set(k, g);
       }
       const spent = new Map<string, number>();
-      for (const g of groups.values()) for (const [id, minor] of await holderSpendSince(db, g.level, [...g.holders], g.since)) spent.set(`${g.level}:${id}`, minor);
+      for (const g of groups.values()) {
+        for (const [id, minor] of await holderSpendSince(db, g.level, [...g.accounts], g.since)) if (g.holders.has(id)) spent.set(`${g.level}:${id}`, minor);
+      }
       for (const o of objects) {
         if (!o.holder_daily_minor) continue;
         out.get(o.id)!.extra.budget_used_pct = ((spent.get(`${o.holder_level}:${o.holder_id}`) ?? 0) / o.holder_daily_minor) * 100;
@@ -384,7 +452,7 @@ export function createRuleEvaluator(deps: EvaluatorDeps) {
       created_at: now,
       ...extra,
     });
-    const toAct: { row: PlanRow; firingId: number }[] = [];
+    const pending: PlanRow[] = [];
     const skipped: FiringValues[] = [];
     for (const r of rows) {
       if (r.outcome === 'would_act' && !hosted.has(r.object.ad_account_id)) {
@@ -400,54 +468,87 @@ export function createRuleEvaluator(deps: EvaluatorDeps) {
         skipped.push(firing(r, 'notified'));
         continue;
       }
-      // Written before the platform call: a run resumed after a crash skips this object.
-      const id = await insertFiring(db, firing(r, 'failed', { error: both('RULE_INTERRUPTED') }));
-      if (id !== null) toAct.push({ row: r, firingId: id });
+      pending.push(r);
+    }
+    // Written before any platform call, in one statement: a run resumed after a crash skips these objects.
+    const firingIds = await insertFiringsReturning(db, pending.map((r) => firing(r, 'failed', { error: both('RULE_INTERRUPTED') })));
+    const toAct: Acting[] = [];
+    for (const r of pending) {
+      const id = firingIds.get(`${r.level}:${r.object.id}`);
+      if (id !== undefined) toAct.push({ row: r, firingId: id });
     }
     await insertFirings(db, skipped);
 
-    const finish = async (t: { row: PlanRow; firingId: number }, ok: boolean, operationId: number | null, error: Bilingual | null) => {
-      t.row.outcome = ok ? 'acted' : 'failed';
-      t.row.reason = error;
-      await completeFiring(db, t.firingId, { outcome: t.row.outcome, error, operation_id: operationId });
-      if (ok && spec.stop_loss.enabled && spec.action.type === 'pause') {
-        const tz = t.row.account.timezone_name;
-        const reviveAt = spec.stop_loss.revive ? new Date(startOfDay(addDays(dayIn(now.getTime(), tz), 1), tz)) : null;
-        await insertStop(db, { rule_id: ruleId, level: t.row.level, object_id: t.row.object.id, ad_account_id: t.row.object.ad_account_id, firing_id: t.firingId, operation_id: operationId, report_day: p.today, paused_at: now, revive_at: reviveAt });
+    // Acts of one ad account run in order and their outcomes are written in one transaction;
+    // accounts run side by side (the Graph client paces each account and token on its own).
+    const byAccount = new Map<number, Acting[]>();
+    for (const t of toAct) byAccount.set(t.row.object.ad_account_id, [...(byAccount.get(t.row.object.ad_account_id) ?? []), t]);
+    const groups = [...byAccount.values()];
+    let next = 0;
+    const worker = async () => {
+      while (next < groups.length) {
+        const group = groups[next++]!;
+        const outcomes = await actOnAccount(ruleId, spec, group);
+        const stops: StopValues[] = [];
+        for (const { t, ok, operationId, error } of outcomes) {
+          t.row.outcome = ok ? 'acted' : 'failed';
+          t.row.reason = error;
+          if (ok && spec.stop_loss.enabled && spec.action.type === 'pause') {
+            const tz = t.row.account.timezone_name;
+            const reviveAt = spec.stop_loss.revive ? new Date(startOfDay(addDays(dayIn(now.getTime(), tz), 1), tz)) : null;
+            stops.push({ rule_id: ruleId, level: t.row.level, object_id: t.row.object.id, ad_account_id: t.row.object.ad_account_id, firing_id: t.firingId, operation_id: operationId, report_day: p.today, paused_at: now, revive_at: reviveAt });
+          }
+        }
+        await completeFirings(
+          db,
+          outcomes.map((o) => ({ id: o.t.firingId, outcome: o.ok ? 'acted' : 'failed', error: o.error, operation_id: o.operationId })),
+          stops,
+        );
       }
     };
+    await Promise.all(Array.from({ length: Math.min(ACT_ACCOUNT_CONCURRENCY, groups.length) }, worker));
+    return rows;
+  }
 
+  /**
+   * The platform acts on one account's objects: switches in chunks of 100 and budgets grouped by
+   * their new value, one `apply` each (so the written objects are re-read once per call, not once
+   * per object). Answers every object's outcome; nothing is written here.
+   */
+  async function actOnAccount(ruleId: number, spec: RuleSpec, group: Acting[]): Promise<ActOutcome[]> {
     const ops = deps.ops;
-    if (!ops) {
-      for (const t of toAct) await finish(t, false, null, both('PLATFORM_NOT_CONFIGURED'));
-    } else if (spec.action.type === 'pause' || spec.action.type === 'activate') {
-      const action = spec.action.type;
-      for (let i = 0; i < toAct.length; i += 100) {
-        const chunk = toAct.slice(i, i + 100);
-        try {
-          const res = await ops.apply({ type: 'rule', ruleId }, { level: spec.level, ids: chunk.map((c) => c.row.object.id), action });
-          const byId = new Map(res.results.map((r) => [r.id, r]));
-          for (const t of chunk) {
-            const r = byId.get(t.row.object.id);
-            await finish(t, r?.result === 'ok', r?.operation_id ?? null, r?.result === 'ok' ? null : (r?.error ?? both('RULE_INTERRUPTED')));
-          }
-        } catch (err) {
-          const text = failureText(err);
-          for (const t of chunk) await finish(t, false, null, text);
-        }
+    if (!ops) return group.map((t) => ({ t, ok: false, operationId: null, error: both('PLATFORM_NOT_CONFIGURED') }));
+    const calls: { chunk: Acting[]; input: Parameters<AdOperations['apply']>[1] }[] = [];
+    if (spec.action.type === 'pause' || spec.action.type === 'activate') {
+      for (let i = 0; i < group.length; i += 100) {
+        const chunk = group.slice(i, i + 100);
+        calls.push({ chunk, input: { level: spec.level, ids: chunk.map((c) => c.row.object.id), action: spec.action.type } });
       }
     } else {
-      for (const t of toAct) {
-        try {
-          const res = await ops.apply({ type: 'rule', ruleId }, { level: spec.level, ids: [t.row.object.id], action: 'budget', daily_budget: toMajor(t.row.budgetMinor!, t.row.object.currency) });
-          const r = res.results[0];
-          await finish(t, r?.result === 'ok', r?.operation_id ?? null, r?.result === 'ok' ? null : (r?.error ?? both('RULE_INTERRUPTED')));
-        } catch (err) {
-          await finish(t, false, null, failureText(err));
+      const byBudget = new Map<number, Acting[]>();
+      for (const t of group) byBudget.set(t.row.budgetMinor!, [...(byBudget.get(t.row.budgetMinor!) ?? []), t]);
+      for (const [minor, list] of byBudget) {
+        for (let i = 0; i < list.length; i += 100) {
+          const chunk = list.slice(i, i + 100);
+          calls.push({ chunk, input: { level: spec.level, ids: chunk.map((c) => c.row.object.id), action: 'budget', daily_budget: toMajor(minor, chunk[0]!.row.object.currency) } });
         }
       }
     }
-    return rows;
+    const out: ActOutcome[] = [];
+    for (const { chunk, input } of calls) {
+      try {
+        const res = await ops.apply({ type: 'rule', ruleId }, input);
+        const byId = new Map(res.results.map((r) => [r.id, r]));
+        for (const t of chunk) {
+          const r = byId.get(t.row.object.id);
+          out.push({ t, ok: r?.result === 'ok', operationId: r?.operation_id ?? null, error: r?.result === 'ok' ? null : (r?.error ?? both('RULE_INTERRUPTED')) });
+        }
+      } catch (err) {
+        const text = failureText(err);
+        for (const t of chunk) out.push({ t, ok: false, operationId: null, error: text });
+      }
+    }
+    return out;
   }
 
   /** A message about what a rule did, both languages, a line per object (at most 20). */
@@ -512,8 +613,9 @@ export function createRuleEvaluator(deps: EvaluatorDeps) {
         const p = await plan(spec, owner, now, rule.id, memo);
         const rows = await act(rule.id, spec, p, claim.id, now, claim.resumed);
         // Objects it switched or whose budget it set are not what the memo holds any more.
-        if (memo && rows.some((r) => r.outcome === 'acted' || r.outcome === 'failed')) {
-          for (const key of [...memo.candidates.keys()]) if (key.startsWith(`${spec.level}|`)) memo.candidates.delete(key);
+        if (memo) {
+          const touched = new Set(rows.filter((r) => r.outcome === 'acted' || r.outcome === 'failed').map((r) => r.object.ad_account_id));
+          if (touched.size) rereadActed(memo, spec.level, touched);
         }
         const c = countsOf(p, rows);
         const allFailed = c.failed > 0 && c.acted === 0;
