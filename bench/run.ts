@@ -314,7 +314,7 @@ function printRules(r: RulesDriverFigures) {
   log(`  tick: ${f0(r.tick.ms)} ms for ${r.tick.rules} rules (${r.tick.status}), ${r.tick.acted} acted, ${r.tick.failed} failed` + (r.aimMet === null ? '' : `; aim < ${AIM_TICK_MS / 1000} s ${r.aimMet ? 'met' : 'MISSED'}`));
   log(`    baselines: the ${RULE_COUNT} rules as dry runs ${f0(r.dryRunMs)} ms (tick / dry runs ${f2(r.tickVsDryRun)}×); raw GROUP BY of today ${f0(r.rawGroupByMs)} ms (tick / raw ${f1(r.tickVsRawGroupBy)}×)`);
   log(
-    `  acts: ${f1(r.actsPerS)}/s beyond the dry runs; bare status updates ${f1(r.bareUpdatesPerS)}/s (${f2(r.actsVsBare)}×); ${f1(r.platform.graphCallsPerAct)} Graph calls per act; ` +
+    `  acts: ${f1(r.actsPerS)}/s over the whole tick; bare status updates ${f1(r.bareUpdatesPerS)}/s (${f2(r.actsVsBare)}×); ${f1(r.platform.graphCallsPerAct)} Graph calls per act; ` +
       `platform limits: app ${f1(r.platform.appCallsPerS)} calls/s (acts use ${f2(r.platform.actsVsAppLimit)} of it), one account's writes ${f1(r.platform.accountWritesPerS)}/s`,
   );
 }
