@@ -9,6 +9,7 @@ import PixelsPage from '@/features/pixels/pages/pixels-page';
 import { assetsBackend, type AssetSeed } from '@/testing/assets-backend';
 import { mockApi } from '@/testing/mock-api';
 import { manager, renderScreen } from '@/testing/render';
+import { rulesBackend } from '@/testing/rules-backend';
 import PersonalAccountsPage from './personal-accounts-page';
 
 /** A staff member with every authorization and hosting screen, and nothing of their own in them. */
@@ -22,7 +23,8 @@ const staff = {
 };
 
 function show(page: ReactElement, url: string, outsideScope: AssetSeed['outsideScope']) {
-  mockApi(assetsBackend({ outsideScope }).handlers);
+  // The hosting screen also counts the rules that are on (none here).
+  mockApi({ ...assetsBackend({ outsideScope }).handlers, ...rulesBackend().handlers });
   renderScreen(page, { url, user: staff });
 }
 
