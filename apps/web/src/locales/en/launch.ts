@@ -2,6 +2,9 @@ import type zh from '../zh-CN/launch';
 import type { Shape } from '../shape';
 
 export default {
+  all: 'All',
+  campaignStatus: { ACTIVE: 'Active', PAUSED: 'Paused', DELETED: 'Deleted', ARCHIVED: 'Archived' },
+  schemeStatus: { queued: 'Queued', running: 'Creating', waiting: 'Waiting', done: 'Done', partial: 'Partly failed', failed: 'Failed', cancelling: 'Cancelling', cancelled: 'Cancelled' },
   post: {
     tabs: { list: 'Posts', create: 'Create posts' },
     columns: { page: 'Page', kind: 'Type', material: 'Material', message: 'Text', link: 'Link', published: 'Visibility', status: 'Result', postId: 'Post ID', createdAt: 'Created', createdBy: 'Created by' },

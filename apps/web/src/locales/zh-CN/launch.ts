@@ -1,5 +1,8 @@
 /** 帖子管理 and 启动管理 (issue 8). */
 export default {
+  all: '全部',
+  campaignStatus: { ACTIVE: '投放中', PAUSED: '已暂停', DELETED: '已删除', ARCHIVED: '已归档' },
+  schemeStatus: { queued: '排队中', running: '创建中', waiting: '等待中', done: '已完成', partial: '部分失败', failed: '失败', cancelling: '取消中', cancelled: '已取消' },
   post: {
     tabs: { list: '帖子列表', create: '批量发帖' },
     columns: { page: '主页', kind: '类型', material: '素材', message: '文案', link: '链接', published: '发布状态', status: '创建结果', postId: '帖子 ID', createdAt: '创建时间', createdBy: '创建人' },

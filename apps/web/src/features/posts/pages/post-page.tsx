@@ -79,16 +79,16 @@ function PostList({ list }: { list: ReturnType<typeof useScreenQuery> }) {
     <Flex vertical gap={16}>
       <FilterBar value={list.filters} onChange={list.setFilters} onReset={list.reset} applyOnChange={['page_id', 'status', 'kind', 'published']} label={t('post.filters')}>
         <Form.Item name="page_id" label={t('post.columns.page')}>
-          <Select allowClear style={{ width: 180 }} loading={pages.isPending} options={(pages.data?.list ?? []).map((p) => ({ value: p.id, label: p.name }))} />
+          <Select allowClear placeholder={t('all')} style={{ width: 180 }} loading={pages.isPending} options={(pages.data?.list ?? []).map((p) => ({ value: p.id, label: p.name }))} />
         </Form.Item>
         <Form.Item name="status" label={t('post.columns.status')}>
-          <Select allowClear style={{ width: 120 }} options={postStatusSchema.options.map((s) => ({ value: s, label: t(`post.status.${s}`) }))} />
+          <Select allowClear placeholder={t('all')} style={{ width: 120 }} options={postStatusSchema.options.map((s) => ({ value: s, label: t(`post.status.${s}`) }))} />
         </Form.Item>
         <Form.Item name="kind" label={t('post.columns.kind')}>
-          <Select allowClear style={{ width: 110 }} options={postKindSchema.options.map((k) => ({ value: k, label: t(`post.kind.${k}`) }))} />
+          <Select allowClear placeholder={t('all')} style={{ width: 110 }} options={postKindSchema.options.map((k) => ({ value: k, label: t(`post.kind.${k}`) }))} />
         </Form.Item>
         <Form.Item name="published" label={t('post.columns.published')}>
-          <Select allowClear style={{ width: 120 }} options={[true, false].map((b) => ({ value: b, label: t(`post.published.${b}`) }))} />
+          <Select allowClear placeholder={t('all')} style={{ width: 120 }} options={[true, false].map((b) => ({ value: b, label: t(`post.published.${b}`) }))} />
         </Form.Item>
         <Form.Item name="keyword" label={t('post.keyword')}>
           <Input allowClear style={{ width: 180 }} />

@@ -55,6 +55,7 @@ function ResultsDrawer({ task, onClose }: { task: StartTask | null; onClose: () 
 
 function TaskList({ list }: { list: ReturnType<typeof useStartQuery> }) {
   const { t } = useTranslation('launch');
+  const { t: tAssets } = useTranslation('assets');
   const { modal, message } = App.useApp();
   const queryClient = useQueryClient();
   const { query } = list;
@@ -155,10 +156,10 @@ function TaskList({ list }: { list: ReturnType<typeof useStartQuery> }) {
     <Flex vertical gap={16}>
       <FilterBar value={list.filters} onChange={list.setFilters} onReset={list.reset} applyOnChange={['status', 'action']} label={t('start.filters')}>
         <Form.Item name="status" label={t('start.columns.status')}>
-          <Select allowClear style={{ width: 140 }} options={taskStatusSchema.options.map((s) => ({ value: s, label: s }))} />
+          <Select allowClear placeholder={t('all')} style={{ width: 140 }} options={taskStatusSchema.options.map((s) => ({ value: s, label: tAssets(`taskStatus.${s}`) }))} />
         </Form.Item>
         <Form.Item name="action" label={t('start.columns.action')}>
-          <Select allowClear style={{ width: 120 }} options={(['activate', 'pause'] as const).map((a) => ({ value: a, label: t(`start.action.${a}`) }))} />
+          <Select allowClear placeholder={t('all')} style={{ width: 120 }} options={(['activate', 'pause'] as const).map((a) => ({ value: a, label: t(`start.action.${a}`) }))} />
         </Form.Item>
       </FilterBar>
       <ListTable<StartTask, NonNullable<typeof tasks.data>> list={list} result={tasks} columns={columns} rowKey="id" empty={{ text: t('start.emptyTasks') }} />
@@ -252,7 +253,7 @@ function CreateStart({ onDone }: { onDone: () => void }) {
             { key: 'name', title: t('start.campaigns.name'), render: (_, r) => r.name },
             { key: 'account', title: t('start.campaigns.account'), render: (_, r) => r.ad_account.name },
             { key: 'tz', title: t('start.campaigns.timezone'), render: (_, r) => r.ad_account.timezone_name },
-            { key: 'status', title: t('start.campaigns.status'), render: (_, r) => <Tag color={r.status === 'ACTIVE' ? 'green' : 'default'}>{r.status}</Tag> },
+            { key: 'status', title: t('start.campaigns.status'), render: (_, r) => <Tag color={r.status === 'ACTIVE' ? 'green' : 'default'}>{t(`campaignStatus.${r.status}`, { defaultValue: r.status })}</Tag> },
             { key: 'scheme', title: t('start.campaigns.scheme'), render: (_, r) => r.scheme?.name ?? '-' },
           ]}
         />
@@ -267,7 +268,7 @@ function CreateStart({ onDone }: { onDone: () => void }) {
           rowSelection={{ selectedRowKeys: picked.schemes, preserveSelectedRowKeys: true, onChange: (k) => setPicked((p) => ({ ...p, schemes: k })), getCheckboxProps: (r) => ({ 'aria-label': r.name }) }}
           columns={[
             { key: 'name', title: t('start.schemes.name'), render: (_, r) => r.name },
-            { key: 'status', title: t('start.schemes.status'), render: (_, r) => r.status },
+            { key: 'status', title: t('start.schemes.status'), render: (_, r) => t(`schemeStatus.${r.status}`, { defaultValue: r.status }) },
             { key: 'campaigns', title: t('start.schemes.campaigns'), render: (_, r) => r.campaigns },
             { key: 'by', title: t('start.schemes.createdBy'), render: (_, r) => r.created_by.name },
           ]}
