@@ -93,7 +93,7 @@ export function RulesTab({ onHistory }: { onHistory: (ruleId: number) => void })
       key: 'name',
       title: t('list.columns.name'),
       fixed: 'left',
-      width: 240,
+      width: 200,
       locked: true,
       render: (_, r) => (
         <Flex vertical gap={2}>
@@ -111,7 +111,7 @@ export function RulesTab({ onHistory }: { onHistory: (ruleId: number) => void })
     {
       key: 'enabled',
       title: t('list.columns.enabled'),
-      width: 110,
+      width: 90,
       render: (_, r) => (
         <Flex vertical gap={2}>
           <Switch checked={r.enabled} aria-label={t('list.toggleLabel', { name: r.name })} onChange={(on) => confirmToggle(r, on)} size="small" />
@@ -127,14 +127,14 @@ export function RulesTab({ onHistory }: { onHistory: (ruleId: number) => void })
         </Flex>
       ),
     },
-    { key: 'owner', title: t('list.columns.owner'), width: 100, render: (_, r) => r.owner.name },
-    { key: 'scope', title: t('list.columns.scope'), width: 160, render: (_, r) => scopeText(t, r) },
-    { key: 'action', title: t('list.columns.action'), width: 170, render: (_, r) => actionText(t, r) },
-    { key: 'schedule', title: t('list.columns.schedule'), width: 150, render: (_, r) => scheduleText(t, r) },
+    { key: 'owner', title: t('list.columns.owner'), width: 90, render: (_, r) => r.owner.name },
+    { key: 'scope', title: t('list.columns.scope'), width: 150, render: (_, r) => scopeText(t, r) },
+    { key: 'action', title: t('list.columns.action'), width: 150, render: (_, r) => actionText(t, r) },
+    { key: 'schedule', title: t('list.columns.schedule'), width: 130, render: (_, r) => scheduleText(t, r) },
     {
       key: 'last_run',
       title: t('list.columns.lastRun'),
-      width: 200,
+      width: 170,
       render: (_, r) =>
         r.last_evaluated_at ? (
           <Flex vertical gap={2}>
@@ -153,7 +153,8 @@ export function RulesTab({ onHistory }: { onHistory: (ruleId: number) => void })
       key: 'actions',
       title: t('list.columns.actions'),
       fixed: 'right',
-      width: 250,
+      // Two lines of links: the whole table fits 1440 px beside the menu.
+      width: 170,
       render: (_, r) => (
         <Space size={0} wrap>
           <Button type="link" size="small" aria-label={`${t('list.edit')} ${r.name}`} onClick={() => setEditing({ id: r.id, initial: ruleToDraft(r) })}>
