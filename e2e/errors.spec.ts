@@ -64,6 +64,9 @@ test('a 401 on a click that calls the API shows the server message, then clears 
   await recordFeedback(page);
   const login = await openAs(page, api, MANAGER, '/index');
   await expect(page.getByRole('heading', { name: '你好，管理员' })).toBeVisible();
+  // The home page's own calls (counts, dashboard) must have answered first: one still in flight
+  // when the session ends gets the 401 before the click does.
+  await page.waitForLoadState('networkidle');
   await api.logout(login.token);
 
   await chooseUserMenu(page, '重置密码');
