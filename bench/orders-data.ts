@@ -6,6 +6,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../apps/server/src/db/database.ts';
 import * as cohorts from '../apps/server/src/db/migrations/0012_cohorts.ts';
+import { backfillCampaignOrders } from '../apps/server/src/db/migrations/0023_campaign_order_rollup.ts';
 import { secretBoxFor } from '../apps/server/src/lib/crypto.ts';
 import { addDays } from '../apps/server/src/lib/tz.ts';
 import { ADS_PER_ACCOUNT, ADS_PER_ADSET, ADSETS_PER_CAMPAIGN, type CompanyLayout } from './report-data.ts';
@@ -171,10 +172,20 @@ async function generateEvents(db: Db, tz: string): Promise<void> {
     from orders o where o.refunded_minor > 0 order by o.id`.execute(db);
 }
 
-/** ad_order_daily from the stored orders, by migration 0012_cohorts itself (the table dropped and created again with its backfill). */
+/**
+ * ad_order_daily from the stored orders, by migration 0012_cohorts itself (the table dropped and
+ * created again with its backfill), then what later migrations hang on it: 0015's triggers that
+ * log its changes for the rollups (dropped with the table) and 0023's campaign rollup of it.
+ */
 export async function rebuildCohorts(db: Db): Promise<number> {
   await sql`drop table ad_order_daily`.execute(db);
   await cohorts.up(db as never);
+  await sql`
+    create trigger ad_dim_cohorts_ins after insert on ad_order_daily referencing new table as new_rows for each statement execute function ad_dim_mark_cohorts();
+    create trigger ad_dim_cohorts_upd after update on ad_order_daily referencing old table as old_rows new table as new_rows for each statement execute function ad_dim_mark_cohorts();
+    create trigger ad_dim_cohorts_del after delete on ad_order_daily referencing old table as old_rows for each statement execute function ad_dim_mark_cohorts();
+  `.execute(db);
+  await backfillCampaignOrders(db as never);
   return Number((await sql<{ n: number }>`select count(*)::bigint as n from ad_order_daily`.execute(db)).rows[0]!.n);
 }
 

@@ -81,7 +81,7 @@ export async function prepareOrders(db: Db, layout: CompanyLayout, log: (line: s
     const cohortStarted = performance.now();
     data!.adOrderDaily = await rebuildCohorts(conn);
     log(`    ad_order_daily: ${data!.adOrderDaily.toLocaleString('en-US')} rows by 0012_cohorts' backfill (${((performance.now() - cohortStarted) / 1000).toFixed(0)} s)`);
-    await analyze(conn, ['order_buyers', 'orders', 'order_refunds', 'order_events', 'ad_order_daily', 'sites']);
+    await analyze(conn, ['order_buyers', 'orders', 'order_refunds', 'order_events', 'ad_order_daily', 'campaign_order_daily', 'sites']);
   });
   return { data: { ...data!, sites: SITES, generateMs: performance.now() - started }, sites };
 }

@@ -76,8 +76,29 @@ export interface PublishFigures {
   rss: { beforeMB: number; peakMB: number; afterMB: number };
   /** GET /v25.0/me one after the other through the same proxy, for 2 s: the simulator's answer rate. */
   bareGetPerS: number;
+  /** A third scheme whose server is killed with SIGKILL once part of its ads exist, then restarted on the same database. */
+  kill: KillFigures;
   problems: string[];
 }
+
+export interface KillFigures {
+  ads: number;
+  /** Ad items created when the server was killed. */
+  adsBeforeKill: number;
+  /** Restart: spawn → healthy, then until the scheme finished. */
+  restartMs: number;
+  resumeMs: number;
+  status: string;
+  /** Objects found twice under one parent in the simulator, over every account (must be 0). */
+  duplicates: number;
+  /** Ads of the scheme in the simulator (must equal `ads`). */
+  adsOnPlatform: number;
+}
+
+/** The kill -9 scheme: 10 accounts × 1 campaign × 20 ads; the server is killed once this share of its ads exists. */
+const KILL_ACCOUNTS = 10;
+const KILL_AT_SHARE = 0.3;
+
 
 const rssMB = (pid: number): number => {
   const m = /VmRSS:\s+(\d+)\s+kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -220,9 +241,10 @@ export async function measurePublish(log: (line: string) => void): Promise<Publi
       const bench = await createBenchDatabase();
       if ('unavailable' in bench) throw new Error(`PostgreSQL unavailable: ${bench.unavailable}`);
       try {
-        const server = await startServer('PostgreSQL publish', bench.url, {
-          env: { META_GRAPH_URL: proxy.url, META_APP_ID: sim.appId, META_APP_SECRET: sim.appSecret, TOKEN_ENCRYPTION_KEY: key, REPORT_TIMEZONE: 'Asia/Shanghai' },
-        });
+        const serverEnv = { META_GRAPH_URL: proxy.url, META_APP_ID: sim.appId, META_APP_SECRET: sim.appSecret, TOKEN_ENCRYPTION_KEY: key, REPORT_TIMEZONE: 'Asia/Shanghai' };
+        let server = await startServer('PostgreSQL publish', bench.url, { env: serverEnv, keepDataDir: true });
+        const dataDir = server.dataDir;
+        trackTempDir(dataDir);
         try {
           log(`  simulator ${sim.url} behind the counting proxy ${proxy.url}; server healthy after ${(server.startMs / 1000).toFixed(1)} s on ${bench.name}`);
           const database = await openDatabase({ databaseUrl: bench.url });
@@ -384,6 +406,69 @@ export async function measurePublish(log: (line: string) => void): Promise<Publi
           }
           if (items.ad !== PUBLISH_ADS) problems.push(`${items.ad} ad items created of ${PUBLISH_ADS}`);
 
+          // kill -9 mid-scheme (not timed against a floor): a third scheme, the server killed with
+          // SIGKILL once a share of its ads exists, a new server on the same database and DATA_DIR,
+          // then every account's objects counted again for duplicates.
+          const killAds = KILL_ACCOUNTS * ADS_PER_ADSET;
+          const killDraft = draft(acc.slice(0, KILL_ACCOUNTS), 1);
+          killDraft.naming = { campaign: 'K9-{drama}-{optimizer}-{date}-{seq}', adset: 'K9-{drama}-{country}-{seq}', ad: 'K9-{drama}-{material}-{seq}' };
+          const killCheck = await openDatabase({ databaseUrl: bench.url });
+          let kill: KillFigures;
+          try {
+            const killId = await submit(killDraft);
+            const createdAds = async () =>
+              Number(
+                (
+                  await killCheck.db
+                    .selectFrom('publish_scheme_items')
+                    .select((eb) => eb.fn.countAll<string>().as('n'))
+                    .where('scheme_id', '=', killId)
+                    .where('level', '=', 'ad')
+                    .where('status', '=', 'created')
+                    .executeTakeFirstOrThrow()
+                ).n,
+              );
+            const killDeadline = Date.now() + DONE_TIMEOUT_MS;
+            let adsBeforeKill = 0;
+            for (;;) {
+              adsBeforeKill = await createdAds();
+              if (adsBeforeKill >= killAds * KILL_AT_SHARE) break;
+              if (Date.now() > killDeadline) throw new Error(`kill scheme: ${adsBeforeKill} ads after ${DONE_TIMEOUT_MS / 60_000} min`);
+              await new Promise((r) => setTimeout(r, 20));
+            }
+            process.kill(server.pid, 'SIGKILL');
+            adsBeforeKill = await createdAds();
+            log(`  kill -9: server killed with ${adsBeforeKill} of ${killAds} ads of scheme #${killId} created; restarting on the same database…`);
+            await server.stop();
+            server = await startServer('PostgreSQL publish (after kill -9)', bench.url, { env: serverEnv, dataDir, managerPassword: server.managerPassword });
+            const restartMs = server.startMs;
+            const resumed = performance.now();
+            let status = '';
+            for (;;) {
+              status = (await killCheck.db.selectFrom('publish_schemes').select('status').where('id', '=', killId).executeTakeFirstOrThrow()).status;
+              if (['done', 'partial', 'failed', 'cancelled'].includes(status)) break;
+              if (Date.now() > killDeadline) throw new Error(`kill scheme #${killId} still ${status} after the restart`);
+              await new Promise((r) => setTimeout(r, 100));
+            }
+            const resumeMs = performance.now() - resumed;
+            let duplicates = 0;
+            let adsOnPlatform = 0;
+            for (const a of fb.ad_accounts) {
+              const o = await platformObjects(sim, fb.access_token, a.id);
+              for (const [level, rows] of Object.entries(o)) {
+                const d = dupes(rows);
+                duplicates += d.length;
+                if (d.length) problems.push(`after kill -9: ${a.id} ${level}: ${d.length} names twice (${d.slice(0, 3).join(', ')})`);
+              }
+              adsOnPlatform += o.ads.filter((x) => x.name.startsWith('K9-')).length;
+            }
+            if (status !== 'done') problems.push(`kill scheme #${killId} ended ${status}`);
+            if (adsOnPlatform !== killAds) problems.push(`after kill -9 the simulator holds ${adsOnPlatform} ads of the scheme (planned ${killAds})`);
+            kill = { ads: killAds, adsBeforeKill, restartMs, resumeMs, status, duplicates, adsOnPlatform };
+          } finally {
+            await killCheck.close();
+          }
+
           const budgetCallsPerS = standard.app_calls_per_hour / 3600;
           const floorMs = (calls.graphCalls / budgetCallsPerS) * 1000;
           // Writes per account (score 3 each): the campaigns, ad sets, creatives and ads of the account, its image uploads.
@@ -405,6 +490,7 @@ export async function measurePublish(log: (line: string) => void): Promise<Publi
             perAccount: { maxAds, adCreationsPerHour: limits.ad_creations_per_hour, maxScore: maxWrites * 3, scoreMax: limits.account_score_max, scoreWindowS: limits.account_score_decay_seconds },
             rss: { beforeMB: rssBefore, peakMB: rssPeak, afterMB: rssAfter },
             bareGetPerS,
+            kill,
             problems,
           };
         } finally {

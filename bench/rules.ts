@@ -23,7 +23,7 @@ import { migrateToLatest } from '../apps/server/src/db/migrate.ts';
 import { seedInitialUsers } from '../apps/server/src/db/seed.ts';
 import { ruleEngineOf, runHostingRulesJob } from '../apps/server/src/features/rules/rules.jobs.ts';
 import { findRule } from '../apps/server/src/features/rules/rules.repository.ts';
-import { specOf } from '../apps/server/src/features/rules/rules.evaluator.ts';
+import { ruleProfiler, specOf } from '../apps/server/src/features/rules/rules.evaluator.ts';
 import type { JobContext } from '../apps/server/src/jobs/types.ts';
 import { secretBoxFor } from '../apps/server/src/lib/crypto.ts';
 import { hashPassword, md5Hex } from '../apps/server/src/lib/passwords.ts';
@@ -81,6 +81,12 @@ export interface RulesDriverFigures {
   /** What the platform allows: the app's calls per hour and one ad account's write score, as calls per second. */
   platform: { appCallsPerS: number; accountWritesPerS: number; graphCallsPerAct: number; actsVsAppLimit: number };
   aimMet: boolean | null;
+  /**
+   * Where the tick's time goes: per engine phase the summed milliseconds and how often it ran
+   * (acts of 8 accounts run side by side, so `act.*` sums exceed their wall time), and the Graph
+   * requests by method with their summed time.
+   */
+  phases: Record<string, { ms: number; n: number }>;
   /** The query plans of the heaviest statements (EXPLAIN ANALYZE), for the README. */
   explain: Record<string, string[]>;
 }
@@ -341,9 +347,21 @@ async function measureDriver(driver: 'PostgreSQL' | 'PGlite', db: Db, sim: Simul
   const generateMs = performance.now() - genStarted;
 
   let graphCalls = 0;
-  const countingFetch: typeof fetch = (input, init) => {
+  let phases: Record<string, { ms: number; n: number }> | null = null;
+  const record = (phase: string, ms: number) => {
+    if (!phases) return;
+    const p = (phases[phase] ??= { ms: 0, n: 0 });
+    p.ms += ms;
+    p.n++;
+  };
+  const countingFetch: typeof fetch = async (input, init) => {
     graphCalls++;
-    return fetch(input, init);
+    const t0 = performance.now();
+    try {
+      return await fetch(input, init);
+    } finally {
+      record(`graph.${init?.method ?? 'GET'}`, performance.now() - t0);
+    }
   };
   const platform = createMetaPlatformClient({ ...config.meta, graphUrl: sim.url, appId: sim.appId, appSecret: sim.appSecret }, { fetch: countingFetch, log: { debug: () => {}, warn: () => {} } });
   const ctx: JobContext<Record<string, never>> = {
@@ -381,12 +399,23 @@ async function measureDriver(driver: 'PostgreSQL' | 'PGlite', db: Db, sim: Simul
 
   // The tick.
   graphCalls = 0;
+  const tickPhases: Record<string, { ms: number; n: number }> = {};
+  phases = tickPhases;
+  ruleProfiler.record = record;
   const t0 = performance.now();
-  const result = await withTimeout(runHostingRulesJob.run(ctx as never), 600_000, 'rules tick');
+  let result;
+  try {
+    result = await withTimeout(runHostingRulesJob.run(ctx as never), 600_000, 'rules tick');
+  } finally {
+    ruleProfiler.record = null;
+    phases = null;
+  }
   const tickMs = performance.now() - t0;
   const tickCalls = graphCalls;
   const evals = await db.selectFrom('rule_evaluations as e').innerJoin('hosting_rules as r', 'r.id', 'e.rule_id').select(['r.id', 'r.name', 'r.level', 'e.objects_checked', 'e.matched', 'e.acted', 'e.failed', 'e.skipped', 'e.started_at', 'e.finished_at']).where('e.trigger', '=', 'schedule').orderBy('e.rule_id').execute();
   const byRule = evals.map((e) => ({ name: e.name, level: e.level, checked: e.objects_checked, matched: e.matched, acted: e.acted, failed: e.failed, skipped: e.skipped, dryRunMs: dryByRule.get(e.id) ?? NaN, tickMs: e.finished_at && e.started_at ? new Date(e.finished_at).getTime() - new Date(e.started_at).getTime() : NaN }));
+  const failedWhy = await db.selectFrom('rule_firings').select(['error_en']).select((eb) => eb.fn.countAll<number>().as('n')).where('outcome', '=', 'failed').groupBy('error_en').orderBy('n', 'desc').limit(5).execute();
+  for (const f of failedWhy) log(`    failed acts: ${f.n} × ${f.error_en ?? '(no reason)'}`);
   const acted = byRule.reduce((s, r) => s + r.acted, 0);
   const failed = byRule.reduce((s, r) => s + r.failed, 0);
   const notified = (await db.selectFrom('rule_firings').select((eb) => eb.fn.countAll<number>().as('n')).where('outcome', '=', 'notified').executeTakeFirstOrThrow()).n;
@@ -415,6 +444,12 @@ async function measureDriver(driver: 'PostgreSQL' | 'PGlite', db: Db, sim: Simul
     for (const [label, q] of [
       ['candidates ad', sql`select x.id from ads x join ad_sets s on s.id = x.adset_id join ad_campaigns c on c.id = x.campaign_id join ad_accounts acc on acc.id = x.ad_account_id where x.ad_account_id = any(${`{${Array.from({ length: layout.accounts }, (_, i) => i + 1).join(',')}}`}::int[]) and x.deleted_at is null and x.effective_status = 'ACTIVE' order by x.id`],
       ['windowSums ad today', sql`select u.k, sum(u.spend_usd_cents)::bigint, sum(u.purchases)::bigint from (select f.ad_id as k, f.day, f.spend_usd_cents, f.purchases from ad_stats_daily f where f.ad_id = any(${ids}::int[]) and f.day >= ${today} and f.day <= ${today}) u group by u.k`],
+      // The statement the tick runs (multiWindowSums): every day window of the ad rules in one pass over the accounts' facts.
+      ['multiWindowSums ad (today … 7 days, by accounts)', sql`select f.ad_id as k,
+          sum(f.spend_usd_cents) filter (where f.day = ${today})::bigint, sum(f.purchases) filter (where f.day = ${today})::bigint,
+          sum(f.spend_usd_cents) filter (where f.day = ${addDays(today, -1)})::bigint, sum(f.spend_usd_cents) filter (where f.day >= ${addDays(today, -2)})::bigint,
+          sum(f.spend_usd_cents)::bigint, sum(f.clicks)::bigint, sum(f.impressions)::bigint
+        from ad_stats_daily f where f.ad_account_id = any(${`{${Array.from({ length: layout.accounts }, (_, i) => i + 1).join(',')}}`}::int[]) and f.day >= ${addDays(today, -6)} and f.day <= ${today} group by f.ad_id`],
       ['hourSums ad 6 h', sql`select a.id as k, acc.currency, sum(h.spend_minor)::bigint from ad_insights_hourly h join ads a on a.id = h.ad_id join ad_accounts acc on acc.id = a.ad_account_id where a.id = any(${ids}::int[]) and h.hour >= now() - interval '6 hours' group by 1, 2`],
     ] as const) {
       const [k, v] = await explain(db, label, q as never);
@@ -432,6 +467,7 @@ async function measureDriver(driver: 'PostgreSQL' | 'PGlite', db: Db, sim: Simul
     actsPerS, bareUpdatesPerS, actsVsBare: actsPerS / bareUpdatesPerS,
     platform: { appCallsPerS, accountWritesPerS, graphCallsPerAct, actsVsAppLimit: (actsPerS * graphCallsPerAct) / appCallsPerS },
     aimMet: driver === 'PostgreSQL' ? tickMs < AIM_TICK_MS : null,
+    phases: tickPhases,
     explain: explainRows,
   };
 }

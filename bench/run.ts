@@ -312,6 +312,8 @@ function printRules(r: RulesDriverFigures) {
   log(`  ${r.driver}: ${r.ads.toLocaleString('en-US')} ads, ${r.adsets.toLocaleString('en-US')} ad sets, ${r.campaigns.toLocaleString('en-US')} campaigns in ${r.accounts.toLocaleString('en-US')} hosted accounts (${r.liveAccounts} also in the simulator); generated in ${f1(r.generateMs / 1000)} s`);
   for (const x of r.tick.byRule) log(`    ${x.name.padEnd(42)} ${x.level.padEnd(8)} checked ${String(x.checked).padStart(6)}  matched ${String(x.matched).padStart(4)}  acted ${String(x.acted).padStart(4)}  failed ${x.failed}  skipped ${x.skipped}  dry run ${f0(x.dryRunMs)} ms  in the tick ${f0(x.tickMs)} ms`);
   log(`  tick: ${f0(r.tick.ms)} ms for ${r.tick.rules} rules (${r.tick.status}), ${r.tick.acted} acted, ${r.tick.failed} failed` + (r.aimMet === null ? '' : `; aim < ${AIM_TICK_MS / 1000} s ${r.aimMet ? 'met' : 'MISSED'}`));
+  const phases = Object.entries(r.phases).sort((a, b) => b[1].ms - a[1].ms);
+  log(`    phases (summed ms × times): ${phases.map(([k, v]) => `${k} ${f0(v.ms)}×${v.n}`).join(', ')}`);
   log(`    baselines: the ${RULE_COUNT} rules as dry runs ${f0(r.dryRunMs)} ms (tick / dry runs ${f2(r.tickVsDryRun)}×); raw GROUP BY of today ${f0(r.rawGroupByMs)} ms (tick / raw ${f1(r.tickVsRawGroupBy)}×)`);
   log(
     `  acts: ${f1(r.actsPerS)}/s over the whole tick; bare status updates ${f1(r.bareUpdatesPerS)}/s (${f2(r.actsVsBare)}×); ${f1(r.platform.graphCallsPerAct)} Graph calls per act; ` +
@@ -332,6 +334,11 @@ function printPublish(p: PublishFigures) {
   );
   log(`  simulator baseline: sequential GET /me through the proxy ${f0(p.bareGetPerS)} calls/s; publishing made ${f1(c.graphCalls / (p.wallMs / 1000))} calls/s`);
   log(`  server RSS ${f0(p.rss.beforeMB)} MB before → peak ${f0(p.rss.peakMB)} MB → ${f0(p.rss.afterMB)} MB after`);
+  const k = p.kill;
+  log(
+    `  kill -9: ${k.adsBeforeKill} of ${k.ads} ads created when the server was killed; restarted in ${f1(k.restartMs / 1000)} s, scheme ${k.status} ${f1(k.resumeMs / 1000)} s later; ` +
+      `${k.adsOnPlatform} of its ads in the simulator, ${k.duplicates} duplicates over every account`,
+  );
   log(`  check: ${p.problems.length ? `FAILED: ${p.problems.join('; ')}` : 'every planned object once in the simulator, every item created'}`);
 }
 
@@ -620,6 +627,7 @@ async function main() {
     rows.push([`Publish ${pub.ads} ads: wall s`, f1(pub.wallMs / 1000), `rate-limit floor ${f1(pub.floorMs / 1000)}`, f2(pub.floorRatio)]);
     rows.push(['Publish: Graph calls per ad', f2(pub.callsPerAd), `${pub.calls.graphCalls} calls`, '']);
     rows.push(['Publish: server RSS after MB', f0(pub.rss.afterMB), `before ${f0(pub.rss.beforeMB)}`, f2(pub.rss.afterMB / pub.rss.beforeMB)]);
+    rows.push(['Publish: duplicates after kill -9', String(pub.kill.duplicates), `${pub.kill.adsBeforeKill}/${pub.kill.ads} ads before the kill`, '']);
   }
   for (const r of results.upload?.runs ?? []) {
     const mib = f0(r.bytes / 1024 / 1024);

@@ -50,12 +50,16 @@ export interface RunningServer {
   startMs: number;
   /** The server process (its memory is read from /proc/<pid>/status). */
   pid: number;
+  /** Its DATA_DIR (a server restarted on the same database takes it over: uploaded files live there). */
+  dataDir: string;
   stop: () => Promise<void>;
 }
 
 export interface ServerOptions {
   /** A DATA_DIR prepared beforehand (a PGlite database generated in it); removed when the server stops. Default: a fresh temp dir. */
   dataDir?: string;
+  /** Keep dataDir when this server stops (another server takes it over and removes it). */
+  keepDataDir?: boolean;
   /** The manager's password when the database was seeded beforehand. */
   managerPassword?: string;
   /** More environment (e.g. TOKEN_ENCRYPTION_KEY, META_GRAPH_URL). */
@@ -116,7 +120,7 @@ export async function startServer(label: string, databaseUrl?: string, opts: Ser
       await gone;
       clearTimeout(timer);
     }
-    removeTempDir(dataDir);
+    if (!opts.keepDataDir) removeTempDir(dataDir);
   });
 
   const baseUrl = `http://${HOST}:${port}`;
@@ -139,7 +143,7 @@ export async function startServer(label: string, databaseUrl?: string, opts: Ser
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  return { baseUrl, label, managerPassword, startMs: performance.now() - started, pid: child.pid!, stop };
+  return { baseUrl, label, managerPassword, startMs: performance.now() - started, pid: child.pid!, dataDir, stop };
 }
 
 /** Logs in over the API (as manager unless another account is given); returns the session token. */

@@ -173,6 +173,8 @@ export async function buildApp({
     ? createSimulatorSites({ db, secrets, simulatorUrl, webhookBase: () => webhookBase, timezone: config.reportTimezone, log: app.log })
     : undefined;
   const orders = createOrderService({ db, clock, secrets, reportTimezone: config.reportTimezone, log: app.log });
+  // Its debounced cohort drain stops before the database closes.
+  app.addHook('onClose', async () => orders.close());
   const orderReports = createOrderReportService({ db, clock, reportTimezone: config.reportTimezone });
   const sites = createSiteService({ db, clock, secrets, publicUrl: config.publicUrl, onChanged: simulatorSites && ((id) => simulatorSites.push(id)), orderHealth: orders.siteHealth });
   const catalog = simulatorSites ? catalogWithSimulator(createCatalogService({ db, clock }), db, simulatorSites) : createCatalogService({ db, clock });
@@ -245,7 +247,7 @@ export async function buildApp({
       await api.register(dimReportRoutes(dimReports));
       await api.register(publishRoutes(publish));
       await api.register(startRoutes(createStartService({ db, clock, jobs })));
-      await api.register(postRoutes(createPostService({ db, clock, jobs, materials })));
+      await api.register(postRoutes(createPostService({ db, clock, jobs, materials, platform, secrets })));
       await api.register(ruleRoutes(rules));
       await api.register(notificationRoutes(notifications, rules.rulesPerChannel));
     },

@@ -439,6 +439,20 @@ export const errors = {
       userMsg: `This batch already has an ad set request for campaign ${campaignId}. Send the other ad sets of that campaign in separate requests.`,
     }),
 
+  /** An asset feed (dynamic creative) that breaks Meta's shape or limits [U: Meta's subcodes unknown]. */
+  assetFeedInvalid: (text: string, field: string) => new GraphError({ code: 100, message: withCode(100, text), data: blame(...field.split('.')) }),
+
+  /** An asset-feed creative on an ad set that is not a dynamic-creative one, or the reverse [U subcode]. */
+  dynamicCreativeMismatch: (text: string) => new GraphError({ code: 100, message: withCode(100, text), userTitle: 'Dynamic creative', userMsg: text, data: blame('creative') }),
+
+  /** A schedule outside the window (10 minutes to 30 days ahead) [U: Meta's subcode unknown]. */
+  scheduledTimeInvalid: () =>
+    new GraphError({ code: 100, message: withCode(100, 'The specified scheduled publish time is invalid.'), data: blame('scheduled_publish_time') }),
+
+  /** A schedule on a post that is published now. */
+  scheduledPublished: () =>
+    new GraphError({ code: 100, message: withCode(100, 'You cannot specify a scheduled publish time on a published post'), data: blame('scheduled_publish_time') }),
+
   pagePostPermission: () =>
     new GraphError({
       code: 200,

@@ -392,6 +392,131 @@ describe('page posts', () => {
   });
 });
 
+describe('resumable page video upload', () => {
+  it('takes the chunks at the offsets it dictates, says where to go on after a wrong one, and makes the post at finish', async () => {
+    const accounts = await t.graph('GET', '/me/accounts', { fields: 'id,access_token' });
+    const pageToken = accounts.body.data.find((p: any) => p.id === page).access_token;
+    await t.control('PUT', '/__sim/settings', { video_chunk_bytes: 1024 });
+    try {
+      const bytes = Buffer.alloc(2500, 7);
+      const phase = async (params: Record<string, string>, chunk?: Buffer) => {
+        const form = new FormData();
+        form.append('access_token', pageToken);
+        for (const [k, v] of Object.entries(params)) form.append(k, v);
+        if (chunk) form.append('video_file_chunk', new Blob([chunk]), 'chunk');
+        const res = await fetch(`${t.url}/v25.0/${page}/videos`, { method: 'POST', body: form });
+        return { status: res.status, headers: res.headers, body: (await res.json()) as any };
+      };
+      const start = await phase({ upload_phase: 'start', file_size: String(bytes.length) });
+      expect(start.body).toEqual({ video_id: expect.any(String), upload_session_id: expect.any(String), start_offset: '0', end_offset: '1024' });
+      const session = start.body.upload_session_id as string;
+      const first = await phase({ upload_phase: 'transfer', upload_session_id: session, start_offset: '0' }, bytes.subarray(0, 1024));
+      expect(first.body).toEqual({ start_offset: '1024', end_offset: '2048' });
+      // The same chunk again (a resend after a lost answer): refused with the offsets it wants.
+      const again = expectError(await phase({ upload_phase: 'transfer', upload_session_id: session, start_offset: '0' }, bytes.subarray(0, 1024)), 6001, 1363037);
+      expect(JSON.parse(again.error_data)).toMatchObject({ start_offset: '1024', end_offset: '2048' });
+      expectError(await phase({ upload_phase: 'finish', upload_session_id: session }), 6001, 1363037);
+      expect((await phase({ upload_phase: 'transfer', upload_session_id: session, start_offset: '1024' }, bytes.subarray(1024, 2048))).body).toEqual({ start_offset: '2048', end_offset: '2500' });
+      expect((await phase({ upload_phase: 'transfer', upload_session_id: session, start_offset: '2048' }, bytes.subarray(2048))).body).toEqual({ start_offset: '2500', end_offset: '2500' });
+      expect((await phase({ upload_phase: 'finish', upload_session_id: session, description: 'Chunked trailer', title: 'Trailer', published: 'false' })).body).toEqual({ success: true });
+      const video = (await t.graph('GET', `/${start.body.video_id}`, { fields: 'post_id,published,description' })).body;
+      expect(video).toMatchObject({ post_id: expect.stringMatching(new RegExp(`^${page}_`)), published: false, description: 'Chunked trailer' });
+      expectError(await phase({ upload_phase: 'transfer', upload_session_id: session, start_offset: '0' }, bytes.subarray(0, 1024)), 100);
+    } finally {
+      await t.control('PUT', '/__sim/settings', { video_chunk_bytes: 4 * 1024 * 1024 });
+    }
+  });
+});
+
+describe('dynamic creative (asset_feed_spec)', () => {
+  it('checks the feed, and runs it only as the one ad of an is_dynamic_creative ad set', async () => {
+    const form = new FormData();
+    form.append('access_token', t.user.access_token);
+    form.append('poster', new Blob([Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.from([0, 0, 0, 2, 0, 0, 0, 3]), Buffer.alloc(20)])]), 'poster.png');
+    const hash = ((await (await fetch(`${t.url}/v25.0/${account}/adimages`, { method: 'POST', body: form })).json()) as any).images['poster.png'].hash as string;
+    const video = (await t.graph('POST', `/${account}/advideos`, { file_url: 'https://cdn.example/dyn.mp4' })).body.id as string;
+    const feed = (over: Record<string, unknown> = {}) => ({
+      videos: [{ video_id: video }],
+      images: [{ hash }],
+      bodies: [{ text: 'One' }, { text: 'Two' }],
+      titles: [{ text: 'Episode 1' }],
+      link_urls: [{ website_url: 'https://drama.example/1' }],
+      call_to_action_types: ['WATCH_MORE'],
+      ad_formats: ['AUTOMATIC_FORMAT'],
+      ...over,
+    });
+    const creative = (f: Record<string, unknown>, story: Record<string, unknown> = { page_id: page }) => t.graph('POST', `/${account}/adcreatives`, { name: 'Dyn', object_story_spec: story, asset_feed_spec: f });
+    // The video is still processing.
+    expectError(await creative(feed()), 100, 1885252);
+    await t.advance('2m');
+    expect(blame(expectError(await creative(feed({ ad_formats: ['SINGLE_VIDEO'] })), 100))).toEqual([['asset_feed_spec', 'ad_formats']]);
+    expect(expectError(await creative(feed({ ad_formats: ['SINGLE_VIDEO', 'SINGLE_IMAGE'] })), 100).message).toMatch(/ad_formats must name one of/);
+    expectError(await creative(feed({ bodies: Array.from({ length: 6 }, (_, i) => ({ text: `b${i}` })) })), 100);
+    expectError(await creative(feed({ images: [{ hash: 'f'.repeat(32) }] })), 100);
+    expectError(await creative(feed({ link_urls: [] })), 100);
+    expectError(await creative(feed(), { page_id: page, link_data: { link: 'https://drama.example/1' } }), 100);
+    const ok = await creative(feed());
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    expect((await t.graph('GET', `/${ok.body.id}`, { fields: 'asset_feed_spec,object_story_spec' })).body).toMatchObject({ asset_feed_spec: { ad_formats: ['AUTOMATIC_FORMAT'], bodies: [{ text: 'One' }, { text: 'Two' }] }, object_story_spec: { page_id: page } });
+
+    const plain = await createTree(t, account, { name: 'Plain', status: 'PAUSED', ads: 0 });
+    const onPlain = await t.graph('POST', `/${account}/ads`, { name: 'Dyn ad', adset_id: plain.adsetId, status: 'PAUSED', creative: { creative_id: ok.body.id } });
+    expect(expectError(onPlain, 100).message).toMatch(/is_dynamic_creative=true/);
+
+    const camp = await abo();
+    const dyn = await adset(camp, { is_dynamic_creative: true });
+    expect(dyn.status, JSON.stringify(dyn.body)).toBe(200);
+    expect((await t.graph('GET', `/${dyn.body.id}`, { fields: 'is_dynamic_creative' })).body.is_dynamic_creative).toBe(true);
+    expect(expectError(await t.graph('POST', `/${account}/ads`, { name: 'Plain ad', adset_id: dyn.body.id, status: 'PAUSED', creative: { creative_id: plain.creativeId } }), 100).message).toMatch(/takes only a creative with asset_feed_spec/);
+    expect((await t.graph('POST', `/${account}/ads`, { name: 'Dyn ad', adset_id: dyn.body.id, status: 'PAUSED', creative: { creative_id: ok.body.id } })).status).toBe(200);
+    expect(expectError(await t.graph('POST', `/${account}/ads`, { name: 'Dyn ad 2', adset_id: dyn.body.id, status: 'PAUSED', creative: { creative_id: ok.body.id } }), 100).message).toMatch(/only one ad/);
+  });
+});
+
+describe('scheduled page posts', () => {
+  let pageToken: string;
+  beforeAll(async () => {
+    const accounts = await t.graph('GET', '/me/accounts', { fields: 'id,access_token' });
+    pageToken = accounts.body.data.find((p: any) => p.id === page).access_token;
+  });
+  const nowSec = async () => Math.floor(Date.parse((await t.control('GET', '/__sim/clock')).now) / 1000);
+
+  it('need published=false and a time 10 minutes to 30 days ahead (100, blamed on scheduled_publish_time)', async () => {
+    const now = await nowSec();
+    const post = (extra: Record<string, unknown>) => t.graph('POST', `/${page}/feed`, { access_token: pageToken, message: 'Later', ...extra });
+    const published = expectError(await post({ scheduled_publish_time: now + 3600 }), 100);
+    expect(published.message).toBe('(#100) You cannot specify a scheduled publish time on a published post');
+    const soon = expectError(await post({ published: false, scheduled_publish_time: now + 9 * 60 }), 100);
+    expect(soon.message).toBe('(#100) The specified scheduled publish time is invalid.');
+    expect(blame(soon)).toEqual([['scheduled_publish_time']]);
+    expectError(await post({ published: false, scheduled_publish_time: now + 30 * 86_400 + 60 }), 100);
+    expectError(await post({ published: false, scheduled_publish_time: now - 60 }), 100);
+    expect((await post({ published: false, scheduled_publish_time: now + 10 * 60 })).status).toBe(200);
+    expect((await post({ published: false, scheduled_publish_time: now + 30 * 86_400 })).status).toBe(200);
+  });
+
+  it('wait unpublished in /scheduled_posts and go live by themselves when the clock reaches their time', async () => {
+    const at = (await nowSec()) + 3600;
+    const photo = await t.graph('POST', `/${page}/photos`, { access_token: pageToken, url: 'https://cdn.example/s.jpg', message: 'Scheduled photo', published: false, scheduled_publish_time: new Date(at * 1000).toISOString() });
+    expect(photo.status, JSON.stringify(photo.body)).toBe(200);
+    const video = await t.graph('POST', `/${page}/videos`, { access_token: pageToken, file_url: 'https://cdn.example/s.mp4', description: 'Scheduled video', published: false, scheduled_publish_time: at });
+    const videoPost = (await t.graph('GET', `/${video.body.id}`, { fields: 'post_id' })).body.post_id as string;
+    const read = async (id: string) => (await t.graph('GET', `/${id}`, { fields: 'is_published,scheduled_publish_time,timeline_visibility' })).body;
+    expect(await read(photo.body.post_id)).toEqual({ id: photo.body.post_id, is_published: false, scheduled_publish_time: at, timeline_visibility: 'hidden' });
+    const ids = async (edge: string) => (await t.graph('GET', `/${page}/${edge}`, { fields: 'id', limit: 100 })).body.data.map((p: any) => p.id);
+    expect(await ids('scheduled_posts')).toEqual(expect.arrayContaining([photo.body.post_id, videoPost]));
+    expect(await ids('published_posts')).not.toContain(photo.body.post_id);
+
+    await t.advance('59m');
+    expect((await read(photo.body.post_id)).is_published).toBe(false);
+    await t.advance('1m');
+    expect(await read(photo.body.post_id)).toEqual({ id: photo.body.post_id, is_published: true, timeline_visibility: 'normal' });
+    expect((await t.graph('GET', `/${video.body.id}`, { fields: 'published' })).body.published).toBe(true);
+    expect(await ids('published_posts')).toEqual(expect.arrayContaining([photo.body.post_id, videoPost]));
+    expect(await ids('scheduled_posts')).not.toContain(photo.body.post_id);
+  });
+});
+
 describe('apply-then-drop fault', () => {
   it('creates the object and loses the answer: the client sees a network error, a lookup finds it', async () => {
     await t.control('POST', '/__sim/faults', { path: '/act_*/campaigns', method: 'POST', apply_then_drop: true });

@@ -17,7 +17,10 @@ import * as m0014 from './migrations/0014_hosting_rules.ts';
 import * as m0015 from './migrations/0015_report_rollups.ts';
 import * as m0017 from './migrations/0017_report_indexes.ts';
 import * as m0018 from './migrations/0018_page_posts.ts';
+import * as m0019 from './migrations/0019_cohort_dirty.ts';
 import * as m0022 from './migrations/0022_ads_owner_index.ts';
+import * as m0023 from './migrations/0023_campaign_order_rollup.ts';
+import * as m0024 from './migrations/0024_scheduled_posts.ts';
 
 /** Every migration, in order. Merged migrations are never edited; add a new one instead. */
 const migrations: Record<string, Migration> = {
@@ -38,7 +41,10 @@ const migrations: Record<string, Migration> = {
   '0015_report_rollups': m0015,
   '0017_report_indexes': m0017,
   '0018_page_posts': m0018,
+  '0019_cohort_dirty': m0019,
   '0022_ads_owner_index': m0022,
+  '0023_campaign_order_rollup': m0023,
+  '0024_scheduled_posts': m0024,
 };
 
 /** Brings the schema up to date; Kysely holds an advisory lock so concurrent servers take turns. */

@@ -590,8 +590,41 @@ export interface AdOrderDailyTable {
   updated_at: Generated<Timestamp>;
 }
 
+/** Cohort pairs whose ad_order_daily row is out of date (migration 0019_cohort_dirty; features/orders/cohorts.ts). */
+export interface AdOrderDirtyTable {
+  id: Generated<string>;
+  ad_platform_id: string;
+  day: DateColumn;
+  marked_at: Generated<Timestamp>;
+}
+
 export interface DB {
   ad_order_daily: AdOrderDailyTable;
+  ad_order_dirty: AdOrderDirtyTable;
+}
+
+// Order facts per campaign and report day (migration 0023_campaign_order_rollup; kept by dim-rollups.ts).
+export interface CampaignOrderDailyTable {
+  campaign_id: number;
+  day: DateColumn;
+  ad_account_id: number;
+  owner_user_id: number | null;
+  platform: 'dj' | 'ec' | null;
+  drama_id: number | null;
+  product_id: number | null;
+  revenue_usd_cents: number;
+  payers: number;
+  new_payers: number;
+  cohort_d0_usd_cents: number;
+  cohort_d1_usd_cents: number;
+  cohort_d3_usd_cents: number;
+  cohort_d7_usd_cents: number;
+  cohort_d14_usd_cents: number;
+  cohort_d30_usd_cents: number;
+}
+
+export interface DB {
+  campaign_order_daily: CampaignOrderDailyTable;
 }
 
 // Rollups of the reports by dimension (migration 0015_report_rollups; features/ad-data/dim-rollups.ts).
@@ -1118,6 +1151,8 @@ export interface PagePostsTable {
   link: string | null;
   call_to_action: string | null;
   published: boolean;
+  /** A scheduled post (migration 0024): unpublished until the platform publishes it at this time. */
+  scheduled_at: NullableTimestamp;
   status: Generated<'pending' | 'creating' | 'created' | 'failed'>;
   platform_post_id: string | null;
   platform_media_id: string | null;

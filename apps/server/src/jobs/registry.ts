@@ -4,6 +4,7 @@ import { checkMaterialPushesJob, cleanupMaterialUploadsJob, pushMaterialsJob } f
 import { deliverNotificationsJob, systemAlertsJob } from '../features/notifications/notifications.jobs.ts';
 import { checkTokensJob, syncPersonalAccountsJob } from '../features/personal-accounts/personal-accounts.jobs.ts';
 import { publishSchemeJob, publishStartJob } from '../features/publish/publish.jobs.ts';
+import { refreshCohortsJob } from '../features/orders/cohorts.job.ts';
 import { pagePostsJob } from '../features/posts/posts.service.ts';
 import { runHostingRulesJob } from '../features/rules/rules.jobs.ts';
 import { cleanupSessionsJob } from './cleanup-sessions.job.ts';
@@ -26,6 +27,7 @@ export const jobRegistry: readonly AnyJobDefinition[] = [
   syncAdAccountJob,
   pruneAdHourlyJob,
   reconcileAdOperationsJob,
+  refreshCohortsJob,
   refreshRollupsJob,
   publishSchemeJob,
   publishStartJob,

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { z as zod } from 'zod';
-import { createGraphClient, type GraphClientDeps, type GraphClientTuning } from './graph-client.ts';
+import { createGraphClient, type GraphClientDeps, type GraphClientTuning, type GraphParams } from './graph-client.ts';
 import { unexpectedAnswer } from './graph-errors.ts';
 import { createMetaAdsApi } from './meta-ads.ts';
 import {
@@ -55,7 +55,12 @@ export interface MetaClientConfig {
 
 export interface MetaClientDeps extends GraphClientDeps {
   tuning?: Partial<GraphClientTuning>;
+  /** Page videos larger than this go up through the resumable upload (default 16 MiB). */
+  pageVideoResumableBytes?: number;
 }
+
+/** A page video above this size is sent in chunks (a one-request upload of a large file fails more often and cannot resume). */
+const PAGE_VIDEO_RESUMABLE_BYTES = 16 * 1024 * 1024;
 
 /**
  * The login dialog lives on www.facebook.com for the real Graph API (reference §11); the simulator
@@ -145,7 +150,7 @@ const PROBE_CHUNK_BYTES = 4 * 1024 * 1024;
 
 /** Builds the live platform client (one per process: its limits and usage readings are shared by every call). */
 export function createMetaPlatformClient(config: MetaClientConfig, deps: MetaClientDeps = {}): AdPlatformClient {
-  const { tuning, ...graphDeps } = deps;
+  const { tuning, pageVideoResumableBytes = PAGE_VIDEO_RESUMABLE_BYTES, ...graphDeps } = deps;
   const graph = createGraphClient(config, tuning, graphDeps);
   const now = deps.now ?? Date.now;
 
@@ -159,6 +164,41 @@ export function createMetaPlatformClient(config: MetaClientConfig, deps: MetaCli
 
   // Video bytes go to graph-video.facebook.com for every phase (reference §7); a simulator takes them itself.
   const videoBaseUrl = new URL(config.graphUrl).hostname === 'graph.facebook.com' ? config.graphUrl.replace('//graph.facebook.com', '//graph-video.facebook.com') : undefined;
+
+  /**
+   * A page video through the resumable upload (`upload_phase` start / transfer / finish): each
+   * chunk is exactly the range the platform names; a chunk whose answer was lost is resent, and
+   * a platform that already has it answers with the offsets to go on from. `finish` carries the
+   * post's fields and makes the post; it is not resent (a lost answer is looked up by the caller).
+   */
+  async function uploadPageVideo(pageToken: string, pageId: string, data: Uint8Array, meta: GraphParams, signal: AbortSignal | undefined): Promise<string> {
+    const path = `${pageId}/videos`;
+    const post = <T>(params: GraphParams, schema: z.ZodType<T>, extra: { files?: Record<string, { data: Uint8Array; filename: string }>; idempotent?: boolean } = {}) =>
+      graph.request({ method: 'POST', path, token: pageToken, params, signal, ...(videoBaseUrl && { baseUrl: videoBaseUrl }), ...extra }, schema);
+    const started = await post({ upload_phase: 'start', file_size: data.length }, graphVideoStartSchema);
+    let offsets = { start: started.start_offset, end: started.end_offset };
+    let resyncs = 0;
+    for (let n = 0; offsets.start < offsets.end; n++) {
+      if (n >= MAX_VIDEO_EXCHANGES) throw unexpectedAnswer(`${path}: upload did not end after ${MAX_VIDEO_EXCHANGES} chunks`, undefined);
+      signal?.throwIfAborted();
+      if (offsets.end > data.length || offsets.start > offsets.end) throw unexpectedAnswer(`${path}: offsets ${offsets.start}-${offsets.end} outside the file`, undefined);
+      try {
+        const next = await post(
+          { upload_phase: 'transfer', upload_session_id: started.upload_session_id, start_offset: offsets.start },
+          graphVideoOffsetsSchema,
+          { files: { video_file_chunk: { data: data.subarray(offsets.start, offsets.end), filename: 'chunk' } }, idempotent: true },
+        );
+        offsets = { start: next.start_offset, end: next.end_offset };
+        resyncs = 0;
+      } catch (err) {
+        const expected = expectedOffsets(err);
+        if (!expected || ++resyncs > MAX_OFFSET_RESYNCS) throw err;
+        offsets = expected;
+      }
+    }
+    await post({ upload_phase: 'finish', upload_session_id: started.upload_session_id, ...meta }, graphSuccessSchema);
+    return started.video_id;
+  }
 
   const toExchanged = (t: z.infer<typeof graphTokenSchema>): ExchangedToken => ({
     accessToken: t.access_token,
@@ -251,34 +291,38 @@ export function createMetaPlatformClient(config: MetaClientConfig, deps: MetaCli
     async createPagePost(pageToken, pageId, input, opts) {
       const cta = input.callToAction && input.link ? { type: input.callToAction, value: { link: input.link } } : undefined;
       const signal = opts?.signal;
+      // Scheduled: unpublished, with the time in unix seconds (Meta refuses a schedule on a published post).
+      const when = input.scheduledPublishTime ? { published: false, scheduled_publish_time: Math.floor(input.scheduledPublishTime.getTime() / 1000) } : { published: input.published };
       if (input.kind === 'link') {
-        const a = await graph.request({ method: 'POST', path: `${pageId}/feed`, token: pageToken, params: { message: input.message, link: input.link ?? undefined, published: input.published, call_to_action: cta }, signal }, graphIdSchema);
+        const a = await graph.request({ method: 'POST', path: `${pageId}/feed`, token: pageToken, params: { message: input.message, link: input.link ?? undefined, ...when, call_to_action: cta }, signal }, graphIdSchema);
         return { postId: a.id, mediaId: null };
       }
       if (!input.file) throw unexpectedAnswer(`${pageId}/${input.kind}s: no file`, undefined);
       if (input.kind === 'photo') {
         const a = await graph.request(
-          { method: 'POST', path: `${pageId}/photos`, token: pageToken, params: { message: input.message, published: input.published }, files: { source: input.file }, signal },
+          { method: 'POST', path: `${pageId}/photos`, token: pageToken, params: { message: input.message, ...when }, files: { source: input.file }, signal },
           graphPhotoPostSchema,
         );
         return { postId: a.post_id ?? `${pageId}_${a.id}`, mediaId: a.id };
       }
-      const v = await graph.request(
-        { method: 'POST', path: `${pageId}/videos`, token: pageToken, params: { description: input.message, title: input.title ?? undefined, published: input.published, call_to_action: cta }, files: { source: input.file }, signal },
-        graphIdSchema,
-      );
+      const meta = { description: input.message, title: input.title ?? undefined, ...when, call_to_action: cta };
+      const videoId =
+        input.file.data.length > pageVideoResumableBytes
+          ? await uploadPageVideo(pageToken, pageId, input.file.data, meta, signal)
+          : (await graph.request({ method: 'POST', path: `${pageId}/videos`, token: pageToken, params: meta, files: { source: input.file }, signal, ...(videoBaseUrl && { baseUrl: videoBaseUrl }) }, graphIdSchema)).id;
       // The answer names the video; its post is a field of it.
-      const video = await graph.request({ path: v.id, token: pageToken, fields: ['id', 'post_id'], signal }, graphVideoPostSchema);
-      return { postId: video.post_id ?? `${pageId}_${v.id}`, mediaId: v.id };
+      const video = await graph.request({ path: videoId, token: pageToken, fields: ['id', 'post_id'], signal }, graphVideoPostSchema);
+      return { postId: video.post_id ?? `${pageId}_${videoId}`, mediaId: videoId };
     },
 
     async listPagePosts(pageToken, pageId, opts) {
-      const rows: PlatformPagePost[] = [];
-      for await (const page of graph.pages({ path: `${pageId}/promotable_posts`, token: pageToken, fields: PAGE_POST_FIELDS, params: { limit: Math.min(opts?.limit ?? 100, 100) }, signal: opts?.signal }, graphPagePostSchema)) {
-        rows.push(...page.map(toPagePost));
-        if (rows.length >= (opts?.limit ?? 100)) break;
-      }
-      return rows;
+      const limit = Math.min(Math.max(opts?.limit ?? 25, 1), 100);
+      const body = await graph.request(
+        { path: `${pageId}/promotable_posts`, token: pageToken, fields: PAGE_POST_FIELDS, params: { limit, after: opts?.after }, signal: opts?.signal },
+        graphPageSchema.extend({ data: zod.array(graphPagePostSchema) }),
+      );
+      // `after` comes even on the last page; only `next` says there is another (reference §13).
+      return { posts: body.data.map(toPagePost), after: body.paging?.next ? (body.paging.cursors?.after ?? null) : null };
     },
 
     async findPagePost(pageToken, pageId, input, exclude, opts) {
@@ -422,13 +466,15 @@ export function createMetaPlatformClient(config: MetaClientConfig, deps: MetaCli
   };
 }
 
-const PAGE_POST_FIELDS = ['id', 'message', 'created_time', 'is_published', 'attachments', 'full_picture', 'permalink_url'] as const;
+const PAGE_POST_FIELDS = ['id', 'message', 'created_time', 'is_published', 'scheduled_publish_time', 'attachments', 'full_picture', 'permalink_url'] as const;
 
 const graphPagePostSchema = zod.object({
   id: zod.string(),
   message: zod.string().optional(),
   created_time: zod.string().optional(),
   is_published: zod.boolean().optional(),
+  /** Unix seconds [U: Meta answers a number here]. */
+  scheduled_publish_time: zod.union([zod.number(), zod.string()]).optional(),
   full_picture: zod.string().optional(),
   permalink_url: zod.string().optional(),
   attachments: zod.object({ data: zod.array(zod.object({ media_type: zod.string().optional(), url: zod.string().optional() }).loose()) }).optional(),
@@ -445,6 +491,7 @@ function toPagePost(p: zod.infer<typeof graphPagePostSchema>): PlatformPagePost 
     createdTime: p.created_time ? new Date(p.created_time) : null,
     isPublished: p.is_published ?? true,
     mediaType: type === 'video' || type === 'photo' || type === 'link' ? type : null,
+    scheduledPublishTime: p.scheduled_publish_time === undefined ? null : new Date(typeof p.scheduled_publish_time === 'number' ? p.scheduled_publish_time * 1000 : p.scheduled_publish_time),
     picture: p.full_picture ?? null,
     link: a?.url ?? null,
     permalink: p.permalink_url ?? null,

@@ -15,6 +15,8 @@ import {
   type CreateOptions,
   type CreateRequest,
   type CreateResult,
+  type UpdateAdObjectInput,
+  type UpdateResult,
   type InsightsOptions,
   type InsightsRange,
   type ListAdObjectsOptions,
@@ -32,6 +34,15 @@ import {
 // translated to our vocabulary. Lists always send the effective_status filter with every status,
 // because edges leave deleted and archived objects out otherwise (reference §1); Insights send it
 // as `ad.effective_status` for the same reason.
+
+/** The fields an update sets (undefined ones are left out of the call). */
+const updateParams = (input: UpdateAdObjectInput): GraphParams => ({
+  status: input.status,
+  name: input.name,
+  daily_budget: input.dailyBudgetMinor,
+  lifetime_budget: input.lifetimeBudgetMinor,
+  bid_amount: input.bidAmountMinor,
+});
 
 const actId = (id: string) => (id.startsWith('act_') ? id : `act_${id}`);
 
@@ -336,7 +347,8 @@ function creativeParams(input: CreateCreativeInput): GraphParams {
         ...(input.descriptions.length && { descriptions: input.descriptions.map((text) => ({ text })) }),
         link_urls: [{ website_url: input.link }],
         call_to_action_types: [input.callToAction],
-        ad_formats: [input.videos.length ? 'SINGLE_VIDEO' : 'SINGLE_IMAGE'],
+        // One format per feed: videos and images together need AUTOMATIC_FORMAT (Meta refuses SINGLE_VIDEO with images).
+        ad_formats: [input.videos.length && input.imageHashes.length ? 'AUTOMATIC_FORMAT' : input.videos.length ? 'SINGLE_VIDEO' : 'SINGLE_IMAGE'],
       },
     };
   }
@@ -631,15 +643,33 @@ export function createMetaAdsApi({ graph, sleep = realSleep, now = Date.now }: M
     },
 
     async updateAdObject(token, id, input, opts) {
-      const params: GraphParams = {
-        status: input.status,
-        name: input.name,
-        daily_budget: input.dailyBudgetMinor,
-        lifetime_budget: input.lifetimeBudgetMinor,
-        bid_amount: input.bidAmountMinor,
-      };
       // Setting a value is idempotent: resending after a lost answer does no harm.
-      await graph.request({ method: 'POST', path: id, token, params, signal: opts?.signal, idempotent: true }, graphSuccessSchema);
+      await graph.request({ method: 'POST', path: id, token, params: updateParams(input), signal: opts?.signal, idempotent: true }, graphSuccessSchema);
+    },
+
+    async updateMany(token, adAccountId, items, opts) {
+      // Round k holds the k-th ad set of each campaign: the platform refuses a batch with two ad
+      // sets of one campaign (reference §14); other objects all go in the first round.
+      const rounds: number[][] = [];
+      const seen = new Map<string, number>();
+      items.forEach((it, i) => {
+        const k = it.campaignId === undefined ? 0 : (seen.get(it.campaignId) ?? 0);
+        if (it.campaignId !== undefined) seen.set(it.campaignId, k + 1);
+        (rounds[k] ??= []).push(i);
+      });
+      const out: UpdateResult[] = new Array(items.length);
+      for (const round of rounds) {
+        const results = await graph.batch(
+          token,
+          round.map((i) => ({ method: 'POST' as const, path: items[i]!.id, params: updateParams(items[i]!.input), accountId: adAccountId })),
+          { signal: opts?.signal, resendUnanswered: false },
+        );
+        results.forEach((r, j) => {
+          if (!r.ok) out[round[j]!] = { ok: false, error: r.error, unknown: r.unanswered === true };
+          else out[round[j]!] = graphSuccessSchema.safeParse(r.body).success ? { ok: true } : { ok: false, error: unexpectedAnswer('batch update: no success', undefined), unknown: true };
+        });
+      }
+      return out;
     },
 
     async deleteAdObject(token, id, opts) {

@@ -175,8 +175,11 @@ export interface AdPlatformClient extends AdObjectsApi {
    * before resending one whose answer was lost.
    */
   createPagePost(pageToken: string, pageId: string, input: PagePostInput, opts?: CallOptions): Promise<{ postId: string; mediaId: string | null }>;
-  /** The page's posts that ads may use, published or not, newest first (`promotable_posts`). */
-  listPagePosts(pageToken: string, pageId: string, opts?: CallOptions & { limit?: number }): Promise<PlatformPagePost[]>;
+  /**
+   * One cursor page of the page's posts that ads may use, published or not, newest first
+   * (`promotable_posts`); `after` is the cursor of the next page, null on the last.
+   */
+  listPagePosts(pageToken: string, pageId: string, opts?: CallOptions & { limit?: number; after?: string }): Promise<{ posts: PlatformPagePost[]; after: string | null }>;
   /** The post a lost create made, found by kind and message (and for videos the title): null when none. */
   findPagePost(pageToken: string, pageId: string, input: Pick<PagePostInput, 'kind' | 'message' | 'title'>, exclude: ReadonlySet<string>, opts?: CallOptions): Promise<{ postId: string; mediaId: string | null } | null>;
   /** Pixels of the given ad accounts (batched), each with the accounts it was found on. */
@@ -468,6 +471,8 @@ export type CreateRequest =
  * A create's outcome in a batch. `unknown`: no answer came back for it (a dropped or timed-out
  * batch item): it may have been applied, so look it up before sending it again.
  */
+export type UpdateResult = { ok: true } | { ok: false; error: PlatformError; unknown: boolean };
+
 export type CreateResult = { ok: true; id: string } | { ok: false; error: PlatformError; unknown: boolean };
 
 /** Levels a publish creates, for lookups by name. */
@@ -507,6 +512,14 @@ export interface AdObjectsApi {
   /** Per ad per hour of the account's day (hourly_stats_aggregated_by_advertiser_time_zone). */
   insightsHourly(token: string, adAccountId: string, range: InsightsRange, opts: InsightsOptions): Promise<PlatformAdHour[]>;
   updateAdObject(token: string, id: string, input: UpdateAdObjectInput, opts?: CallOptions): Promise<void>;
+  /**
+   * Several updates of one account's objects through the batch endpoint (≤ 50 per request), one
+   * outcome per item in order. An item without an answer is not resent (`unknown`: it may have
+   * been applied). Throws when a batch request as a whole fails (its items may or may not have
+   * been applied): the caller reads the objects back to find out. Ad sets name their campaign
+   * (`campaignId`): a batch may not hold two ad sets of one campaign, so those go in rounds.
+   */
+  updateMany(token: string, adAccountId: string, items: readonly { id: string; input: UpdateAdObjectInput; campaignId?: string }[], opts?: CallOptions): Promise<UpdateResult[]>;
   deleteAdObject(token: string, id: string, opts?: CallOptions): Promise<void>;
   copyAdObject(token: string, level: PlatformLevel, id: string, input: CopyAdObjectInput, opts?: CallOptions): Promise<CopyResult>;
   /** With `validateOnly` nothing is created and the answer's id is '' (the platform only checked the call). */
@@ -542,6 +555,8 @@ export interface PagePostInput {
   /** A call-to-action type (LEARN_MORE, WATCH_MORE…) with `link`. */
   callToAction?: string | null;
   published: boolean;
+  /** A scheduled post (with `published: false`): the platform publishes it at this time. */
+  scheduledPublishTime?: Date | null;
   /** The video's title (also how a lost create is found again). */
   title?: string | null;
   /** photo / video: the file. */
@@ -554,6 +569,8 @@ export interface PlatformPagePost {
   createdTime: Date | null;
   isPublished: boolean;
   mediaType: 'video' | 'photo' | 'link' | null;
+  /** An unpublished post that goes live by itself at this time. */
+  scheduledPublishTime: Date | null;
   picture: string | null;
   link: string | null;
   permalink: string | null;

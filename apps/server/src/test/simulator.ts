@@ -28,7 +28,7 @@ export interface TestSimulator {
 }
 
 /** A simulator on a random port with a frozen clock (tests move it), reached over real HTTP. */
-export async function startTestSimulator(): Promise<TestSimulator> {
+export async function startTestSimulator(opts: { fetch?: typeof fetch; pageVideoResumableBytes?: number } = {}): Promise<TestSimulator> {
   const sim = await startSimulator({ port: 0, startTime: TEST_START, speed: 0, orderIntervalMs: 0 });
   const control = async <T = any>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<T> => {
     const res = await fetch(`${sim.url}${path}`, {
@@ -43,7 +43,7 @@ export async function startTestSimulator(): Promise<TestSimulator> {
   const platform = createMetaPlatformClient(
     { graphUrl: sim.url, apiVersion: 'v25.0', appId: sim.appId, appSecret: sim.appSecret, requestTimeoutMs: 10_000, maxConcurrencyPerAccount: 4, maxConcurrencyPerToken: 8 },
     // Transient faults are retried within milliseconds, so tests do not wait on real backoff.
-    { tuning: { maxAttempts: 3, backoffBaseMs: 5, backoffMaxMs: 20 } },
+    { tuning: { maxAttempts: 3, backoffBaseMs: 5, backoffMaxMs: 20 }, ...opts },
   );
   return {
     sim,

@@ -48,6 +48,21 @@ export function admitNewAds(ctx: GraphContext, adset: AdSetRecord, count: number
   ctx.sim.limits.admitAdCreations(ctx.now, adset.account_id, count, commit);
 }
 
+/**
+ * Dynamic creative (Dynamic Creative guide): an asset-feed creative runs only in an ad set made
+ * with is_dynamic_creative, such an ad set takes nothing else, and only one ad that is not
+ * deleted or archived [U: Meta's subcodes unknown].
+ */
+function assertDynamicFit(ctx: GraphContext, adset: AdSetRecord): void {
+  const spec = ctx.params.object('creative');
+  if (!spec) return;
+  const feed = spec.creative_id === undefined ? spec.asset_feed_spec : ctx.sim.store.state.creatives[String(spec.creative_id)]?.asset_feed_spec;
+  const isFeed = feed !== undefined && feed !== null;
+  if (isFeed && !adset.is_dynamic_creative) throw errors.dynamicCreativeMismatch('A creative with asset_feed_spec needs an ad set created with is_dynamic_creative=true');
+  if (!isFeed && adset.is_dynamic_creative) throw errors.dynamicCreativeMismatch('A dynamic creative ad set takes only a creative with asset_feed_spec');
+  if (adset.is_dynamic_creative && liveAdsOf(ctx, adset.id) >= 1) throw errors.dynamicCreativeMismatch('A dynamic creative ad set can have only one ad');
+}
+
 /** `creative={"creative_id":"…"}`, or an inline creative spec that becomes a new creative. */
 function resolveCreative(ctx: GraphContext, accountId: string): string {
   const spec = ctx.params.object('creative');
@@ -72,6 +87,7 @@ export function createAd(ctx: GraphContext, account: AdAccountRecord): { id: str
   const status = createStatus(ctx);
   // The limits are checked before an inline creative is made, so a refused ad leaves nothing behind.
   admitNewAds(ctx, adset, 1, false);
+  assertDynamicFit(ctx, adset);
   const creativeId = resolveCreative(ctx, account.id);
   if (ctx.validateOnly) return { success: true };
   ctx.sim.limits.admitAdCreations(ctx.now, account.id, 1, true);

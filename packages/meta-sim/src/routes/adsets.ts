@@ -156,6 +156,8 @@ function readCommon(ctx: GraphContext, s: AdSetRecord): void {
   if (beneficiary !== undefined) s.dsa_beneficiary = beneficiary;
   const payor = p.string('dsa_payor');
   if (payor !== undefined) s.dsa_payor = payor;
+  const dynamic = p.bool('is_dynamic_creative');
+  if (dynamic !== undefined) s.is_dynamic_creative = dynamic;
 }
 
 export function createAdSet(ctx: GraphContext, account: AdAccountRecord): { id: string } | { success: true } {
@@ -299,6 +301,7 @@ export function adsetNode(registry: NodeRegistry, edges: { ads: EdgeDef<AdSetRec
       attribution_spec: (s) => s.attribution_spec,
       dsa_beneficiary: (s) => s.dsa_beneficiary,
       dsa_payor: (s) => s.dsa_payor,
+      is_dynamic_creative: (s) => s.is_dynamic_creative ?? false,
       budget_remaining: (s, ctx) => {
         if (s.daily_budget === undefined && s.lifetime_budget === undefined) return '0';
         const owner = ctx.sim.delivery.owners(s.account_id).find((o) => o.id === s.id);

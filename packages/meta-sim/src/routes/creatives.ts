@@ -92,6 +92,55 @@ function storyFromSpec(ctx: GraphContext, accountId: string, spec: Spec): { post
   return { post: { ...post, link: ctaLink === undefined ? undefined : String(ctaLink) }, objectType: 'STATUS' };
 }
 
+/** Meta's ad formats of a dynamic creative's asset feed; AUTOMATIC_FORMAT mixes images and videos. */
+const FEED_FORMATS = ['SINGLE_IMAGE', 'SINGLE_VIDEO', 'CAROUSEL_IMAGE', 'AUTOMATIC_FORMAT'] as const;
+/** Asset counts Meta allows in one dynamic creative (Dynamic Creative guide). */
+export const FEED_LIMITS = { media: 10, texts: 5 } as const;
+
+/**
+ * A dynamic creative's asset feed (Dynamic Creative guide, asset feed spec options): one ad
+ * format; images (by hash, in the account's library) for image formats, videos (the account's)
+ * for SINGLE_VIDEO, either for AUTOMATIC_FORMAT; at most 10 of each, 5 bodies, titles and
+ * descriptions; a website link; the story spec names the page only.
+ */
+function assertAssetFeed(ctx: GraphContext, accountId: string, feed: Spec, story: Spec | undefined): void {
+  const list = (k: string): Spec[] => {
+    const v = feed[k];
+    if (v === undefined) return [];
+    if (!Array.isArray(v)) throw errors.assetFeedInvalid(`asset_feed_spec.${k} must be an array`, `asset_feed_spec.${k}`);
+    return v.map((x) => asSpec(x) ?? {});
+  };
+  const formats = Array.isArray(feed.ad_formats) ? feed.ad_formats.map(String) : [];
+  if (formats.length !== 1 || !(FEED_FORMATS as readonly string[]).includes(formats[0]!)) {
+    throw errors.assetFeedInvalid(`asset_feed_spec.ad_formats must name one of ${FEED_FORMATS.join(', ')}`, 'asset_feed_spec.ad_formats');
+  }
+  const format = formats[0]!;
+  const images = list('images');
+  const videos = list('videos');
+  if (images.length > FEED_LIMITS.media || videos.length > FEED_LIMITS.media) throw errors.assetFeedInvalid(`A dynamic creative takes at most ${FEED_LIMITS.media} images and ${FEED_LIMITS.media} videos`, images.length > FEED_LIMITS.media ? 'asset_feed_spec.images' : 'asset_feed_spec.videos');
+  if (format === 'SINGLE_VIDEO' && (!videos.length || images.length)) throw errors.assetFeedInvalid('SINGLE_VIDEO needs videos and no images; use AUTOMATIC_FORMAT to mix them', 'asset_feed_spec.ad_formats');
+  if ((format === 'SINGLE_IMAGE' || format === 'CAROUSEL_IMAGE') && (!images.length || videos.length)) throw errors.assetFeedInvalid(`${format} needs images and no videos; use AUTOMATIC_FORMAT to mix them`, 'asset_feed_spec.ad_formats');
+  if (format === 'AUTOMATIC_FORMAT' && !images.length && !videos.length) throw errors.assetFeedInvalid('AUTOMATIC_FORMAT needs images or videos', 'asset_feed_spec.ad_formats');
+  for (const img of images) {
+    if (img.hash === undefined ? img.url === undefined : !ctx.sim.store.state.images[`${accountId}:${String(img.hash)}`]) throw errors.assetFeedInvalid(`Image ${String(img.hash ?? '')} is not in the ad account's library`, 'asset_feed_spec.images');
+  }
+  for (const v of videos) {
+    const video = ctx.sim.store.state.videos[String(v.video_id)];
+    if (!video || video.account_id !== accountId) throw errors.assetFeedInvalid(`Video ${String(v.video_id ?? '')} does not belong to the ad account`, 'asset_feed_spec.videos');
+    if (videoState(video, ctx.now).status !== 'ready') throw errors.videoNotReady(video.id);
+  }
+  for (const k of ['bodies', 'titles', 'descriptions'] as const) {
+    const texts = list(k);
+    if (texts.length > FEED_LIMITS.texts) throw errors.assetFeedInvalid(`A dynamic creative takes at most ${FEED_LIMITS.texts} ${k}`, `asset_feed_spec.${k}`);
+    if (texts.some((t) => typeof t.text !== 'string' || !t.text.trim())) throw errors.assetFeedInvalid(`Every entry of asset_feed_spec.${k} needs a text`, `asset_feed_spec.${k}`);
+  }
+  const links = list('link_urls');
+  if (!links.length || links.some((l) => typeof l.website_url !== 'string')) throw errors.assetFeedInvalid('asset_feed_spec.link_urls needs a website_url', 'asset_feed_spec.link_urls');
+  if (story && (story.link_data !== undefined || story.video_data !== undefined || story.photo_data !== undefined)) {
+    throw errors.assetFeedInvalid('With asset_feed_spec, object_story_spec names the page only (the assets come from the feed)', 'object_story_spec');
+  }
+}
+
 /** Builds a creative from creative parameters (a create call or an inline ad creative). */
 function buildCreative(ctx: GraphContext, accountId: string, input: Spec): CreativeRecord {
   const creative: CreativeRecord = {
@@ -105,7 +154,15 @@ function buildCreative(ctx: GraphContext, accountId: string, input: Spec): Creat
     asset_feed_spec: asSpec(input.asset_feed_spec),
     created_at: ctx.now,
   };
-  if (input.object_story_id !== undefined) {
+  const feed = asSpec(input.asset_feed_spec);
+  if (feed) {
+    const story = asSpec(input.object_story_spec);
+    assertAssetFeed(ctx, accountId, feed, story);
+    if (!story?.page_id) throw errors.requiredParameter('object_story_spec');
+    usablePage(ctx, String(story.page_id), ['object_story_spec', 'page_id']);
+    creative.object_story_spec = story;
+    creative.object_type = Array.isArray(feed.videos) && feed.videos.length ? 'VIDEO' : 'SHARE';
+  } else if (input.object_story_id !== undefined) {
     const postId = String(input.object_story_id);
     const post = ctx.sim.store.state.posts[postId];
     if (!post) throw errors.invalidParameter(`The post ${postId} does not exist`, { data: { blame_field_specs: [['object_story_id']] } });

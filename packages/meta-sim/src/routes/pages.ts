@@ -7,6 +7,7 @@ import { formatGraphTime } from '../time.ts';
 import { pageVisible } from './common.ts';
 import { renderList } from './users.ts';
 import { BYTES_PER_SECOND, markUploaded } from './videos.ts';
+import { postPublished, SCHEDULE_MAX_MS, SCHEDULE_MIN_MS } from './post-schedule.ts';
 
 // Pages and page posts (reference §8). `/me/accounts` hands out page tokens; publishing as a page
 // (`/feed`, `/photos`, `/videos`, published or not) needs that page's token with
@@ -17,9 +18,17 @@ const PAGE_READ = ['pages_show_list', 'pages_read_engagement', 'pages_manage_ads
 const TASKS = ['ADVERTISE', 'ANALYZE', 'CREATE_CONTENT', 'MESSAGING', 'MODERATE', 'MANAGE'];
 const POST_LIST_DEFAULTS = ['created_time', 'message', 'id'];
 
+/** Scheduled and not yet live. */
+const isScheduled = (p: PostRecord, now: number) => p.scheduled_publish_time !== undefined && now < p.scheduled_publish_time;
+
 /** The page's own posts as readers see them: published ones. */
 function publishedPosts(ctx: GraphContext, page: PageRecord): PostRecord[] {
-  return Object.values(ctx.sim.store.state.posts).filter((p) => p.page_id === page.id && p.is_published);
+  return Object.values(ctx.sim.store.state.posts).filter((p) => p.page_id === page.id && postPublished(p, ctx.now));
+}
+
+/** The page's posts waiting for their scheduled time (`/scheduled_posts`). */
+function scheduledPosts(ctx: GraphContext, page: PageRecord): PostRecord[] {
+  return Object.values(ctx.sim.store.state.posts).filter((p) => p.page_id === page.id && isScheduled(p, ctx.now));
 }
 
 /**
@@ -28,13 +37,13 @@ function publishedPosts(ctx: GraphContext, page: PageRecord): PostRecord[] {
  */
 function adsPosts(ctx: GraphContext, page: PageRecord): PostRecord[] {
   const inline = ctx.params.bool('include_inline_create') ?? true;
-  return Object.values(ctx.sim.store.state.posts).filter((p) => p.page_id === page.id && ((inline && p.is_ad_post) || (p.by_page && !p.is_published)));
+  return Object.values(ctx.sim.store.state.posts).filter((p) => p.page_id === page.id && ((inline && p.is_ad_post) || (p.by_page && !postPublished(p, ctx.now))));
 }
 
 /** Every post of the page that an ad may use, published or not (`is_published` filters). */
 function promotablePosts(ctx: GraphContext, page: PageRecord): PostRecord[] {
   const published = ctx.params.bool('is_published');
-  return Object.values(ctx.sim.store.state.posts).filter((p) => p.page_id === page.id && (published === undefined || p.is_published === published));
+  return Object.values(ctx.sim.store.state.posts).filter((p) => p.page_id === page.id && (published === undefined || postPublished(p, ctx.now) === published));
 }
 
 /** Posts are ordered newest first by their numeric part (`<page>_<n>`). */
@@ -50,12 +59,23 @@ function assertCanPost(ctx: GraphContext, page: PageRecord): void {
   }
 }
 
-/** A new page post (not yet stored): published unless `published=false`. */
+/**
+ * A new page post (not yet stored): published unless `published=false`. A scheduled one needs
+ * `published=false` and a `scheduled_publish_time` (unix seconds or ISO) inside the window.
+ */
 function newPost(ctx: GraphContext, page: PageRecord): PostRecord {
+  const published = ctx.params.bool('published') ?? true;
+  const scheduled = ctx.params.time('scheduled_publish_time');
+  if (scheduled !== undefined) {
+    if (published) throw errors.scheduledPublished();
+    const ahead = scheduled - ctx.now;
+    if (ahead < SCHEDULE_MIN_MS || ahead > SCHEDULE_MAX_MS) throw errors.scheduledTimeInvalid();
+  }
   const post: PostRecord = {
     id: `${page.id}_${ctx.sim.store.newId()}`,
     page_id: page.id,
-    is_published: ctx.params.bool('published') ?? true,
+    is_published: published,
+    ...(scheduled !== undefined && { scheduled_publish_time: scheduled }),
     is_ad_post: false,
     by_page: true,
     created_at: ctx.now,
@@ -101,9 +121,69 @@ function createPhotoPost(ctx: GraphContext, page: PageRecord): { id: string; pos
   return { id: photoId, post_id: post.id };
 }
 
+function pageSession(ctx: GraphContext, page: PageRecord) {
+  const id = ctx.params.requiredString('upload_session_id');
+  const s = ctx.sim.store.state.upload_sessions[id];
+  if (!s || s.page_id !== page.id) throw errors.invalidParameter(`Invalid upload_session_id ${id}`, { data: { blame_field_specs: [['upload_session_id']] } });
+  return s;
+}
+
+/**
+ * `POST /<page>/videos` with `upload_phase` (the resumable upload): `start` with `file_size` →
+ * `{video_id, upload_session_id, start_offset, end_offset}`; `transfer` chunks exactly at the
+ * offsets the platform gives (`start_offset`, `video_file_chunk`), each answered with the next
+ * ones (a chunk elsewhere: 1363037 with the offsets it expects); `finish` with the post's
+ * fields (description, title, published, scheduled_publish_time, call_to_action) makes the post
+ * → `{success: true}`; `cancel` drops it. Chunks are `video_chunk_bytes` long.
+ */
+function pageVideoUpload(ctx: GraphContext, page: PageRecord, phase: 'start' | 'transfer' | 'finish' | 'cancel'): unknown {
+  const state = ctx.sim.store.state;
+  const chunk = state.settings.video_chunk_bytes;
+  let result: unknown;
+  if (phase === 'start') {
+    const size = ctx.params.uint('file_size');
+    if (!size) throw errors.requiredParameter('file_size');
+    const video: VideoRecord = { id: ctx.sim.store.newId(), account_id: '', page_id: page.id, file_size: size, failed: false, created_at: ctx.now, updated_at: ctx.now };
+    state.videos[video.id] = video;
+    const s = { id: ctx.sim.store.newId(), video_id: video.id, account_id: '', page_id: page.id, file_size: size, received: 0 };
+    state.upload_sessions[s.id] = s;
+    result = { video_id: video.id, upload_session_id: s.id, start_offset: '0', end_offset: String(Math.min(chunk, size)) };
+  } else if (phase === 'transfer') {
+    const s = pageSession(ctx, page);
+    const expectedEnd = Math.min(s.received + chunk, s.file_size);
+    const file = ctx.files.find((f) => f.field === 'video_file_chunk');
+    if (!file) throw errors.requiredParameter('video_file_chunk');
+    if (ctx.params.uint('start_offset') !== s.received || file.size !== expectedEnd - s.received) throw errors.videoChunkOffset(s.received, expectedEnd);
+    s.received += file.size;
+    result = { start_offset: String(s.received), end_offset: String(Math.min(s.received + chunk, s.file_size)) };
+  } else if (phase === 'finish') {
+    const s = pageSession(ctx, page);
+    if (s.received < s.file_size) throw errors.videoChunkOffset(s.received, Math.min(s.received + chunk, s.file_size));
+    const video = state.videos[s.video_id]!;
+    const post = newPost(ctx, page);
+    Object.assign(video, { post_id: post.id, title: ctx.params.string('title'), description: ctx.params.string('description') });
+    markUploaded(ctx, video);
+    Object.assign(post, { video_id: video.id, message: video.description, name: video.title });
+    const ctaLink = (post.call_to_action?.value as { link?: unknown } | undefined)?.link;
+    if (ctaLink !== undefined) post.link = String(ctaLink);
+    save(ctx, post);
+    delete state.upload_sessions[s.id];
+    result = { success: true };
+  } else {
+    const s = pageSession(ctx, page);
+    delete state.videos[s.video_id];
+    delete state.upload_sessions[s.id];
+    result = { success: true };
+  }
+  ctx.sim.store.changed();
+  return result;
+}
+
 /** `POST /<page>/videos`: a `source` file or `file_url`; processed like an ad video → `{id: <video>}`. */
-function createVideoPost(ctx: GraphContext, page: PageRecord): { id: string } {
+function createVideoPost(ctx: GraphContext, page: PageRecord): unknown {
   assertCanPost(ctx, page);
+  const phase = ctx.params.enumValue('upload_phase', ['start', 'transfer', 'finish', 'cancel'] as const);
+  if (phase) return pageVideoUpload(ctx, page, phase);
   const file = ctx.files.find((f) => f.field === 'source');
   const fileUrl = ctx.params.string('file_url');
   if (!file && !fileUrl) throw errors.requiredParameter('source');
@@ -175,6 +255,7 @@ export function pageNode(registry: NodeRegistry): NodeDef<PageRecord> {
         get: (ctx, p) => renderList(ctx, registry, 'video', Object.values(ctx.sim.store.state.videos).filter((v) => v.page_id === p.id), ['id', 'title', 'description']),
         post: createVideoPost,
       },
+      scheduled_posts: { scopes: read, get: (ctx, p) => list(ctx, scheduledPosts(ctx, p)) },
       ads_posts: { scopes: { read: ['pages_read_engagement', 'pages_manage_ads'] }, get: (ctx, p) => list(ctx, adsPosts(ctx, p)) },
       // Removed from current SDKs but still how tools list dark posts [U]; served for them.
       promotable_posts: { scopes: { read: ['pages_read_engagement', 'pages_manage_ads'] }, get: (ctx, p) => list(ctx, promotablePosts(ctx, p)) },
@@ -203,13 +284,15 @@ export function postNode(): NodeDef<PostRecord> {
       picture: (p, ctx) => picture(ctx, p),
       permalink_url: (p) => `https://www.facebook.com/${p.id.replace('_', '/posts/')}`,
       status_type: (p) => (p.video_id ? 'added_video' : p.photo_id ? 'added_photos' : p.link ? 'shared_story' : 'mobile_status_update'),
-      is_published: (p) => p.is_published,
+      is_published: (p, ctx) => postPublished(p, ctx.now),
+      // Unix seconds, as Meta gives it, while the post waits for its time.
+      scheduled_publish_time: (p, ctx) => (isScheduled(p, ctx.now) ? Math.floor(p.scheduled_publish_time! / 1000) : undefined),
       is_hidden: () => false,
       is_inline_created: (p) => p.is_ad_post,
       is_eligible_for_promotion: () => true,
       promotable_id: (p) => p.id,
       promotion_status: (p, ctx) => promotionStatus(ctx, p),
-      timeline_visibility: (p) => (p.is_published ? 'normal' : 'hidden'),
+      timeline_visibility: (p, ctx) => (postPublished(p, ctx.now) ? 'normal' : 'hidden'),
       attachments: (p) => {
         const type = mediaType(p);
         if (!type) return undefined;

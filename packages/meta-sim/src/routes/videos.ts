@@ -4,6 +4,7 @@ import type { GraphContext } from '../graph/context.ts';
 import type { EdgeDef, NodeDef, NodeRegistry } from '../graph/node.ts';
 import type { AdAccountRecord, VideoRecord } from '../store/state.ts';
 import { accountTime, listEdge, pageVisible, userCanUseAccount } from './common.ts';
+import { postPublished } from './post-schedule.ts';
 
 // Ad videos (reference §7): simple upload (`source` file or `file_url`) and the chunked
 // phases start → transfer* → finish (or cancel). Processing then takes sim time in proportion
@@ -151,7 +152,10 @@ export function videoNode(): NodeDef<VideoRecord> {
       permalink_url: (v) => `/${v.page_id ?? v.account_id}/videos/${v.id}/`,
       // A page video's post (its object_story_id) and whether it is published.
       post_id: (v) => v.post_id,
-      published: (v, ctx) => (v.post_id ? ctx.sim.store.state.posts[v.post_id]?.is_published : undefined),
+      published: (v, ctx) => {
+        const post = v.post_id ? ctx.sim.store.state.posts[v.post_id] : undefined;
+        return post ? postPublished(post, ctx.now) : undefined;
+      },
       created_time: (v, ctx) => accountTime(ctx, v.account_id, v.created_at),
       updated_time: (v, ctx) => accountTime(ctx, v.account_id, v.updated_at),
       format: (v, ctx) => (videoState(v, ctx.now).status === 'ready' ? [{ filter: 'native', width: 720, height: 1280 }] : []),

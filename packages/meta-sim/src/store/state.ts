@@ -106,6 +106,11 @@ export interface PostRecord {
   photo_id?: string;
   photo_url?: string;
   is_published: boolean;
+  /**
+   * A scheduled post (`published=false` with `scheduled_publish_time`): epoch ms at which it goes
+   * live by itself; until then it is unpublished (postPublished tells).
+   */
+  scheduled_publish_time?: number;
   /** Created for an ad (a "dark" post from object_story_spec). */
   is_ad_post: boolean;
   /** Made by the page itself (`/feed`, `/photos`, `/videos`), published or not, rather than inline for an ad. */
@@ -151,6 +156,8 @@ export interface CampaignRecord extends AdObjectBase {
 
 export interface AdSetRecord extends AdObjectBase {
   campaign_id: string;
+  /** Dynamic creative: its one ad's creative is an asset feed (asset_feed_spec). */
+  is_dynamic_creative?: boolean;
   daily_budget?: number;
   lifetime_budget?: number;
   bid_amount?: number;
@@ -233,7 +240,10 @@ export interface VideoRecord {
 export interface UploadSessionRecord {
   id: string;
   video_id: string;
+  /** The ad account of an ad video ('' for a page video). */
   account_id: string;
+  /** A page video's page (`POST /<page>/videos` with upload_phase). */
+  page_id?: string;
   file_size: number;
   received: number;
 }

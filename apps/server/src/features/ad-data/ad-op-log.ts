@@ -1,4 +1,5 @@
 import { both, type AdBudgetChangeState, type Bilingual } from '@ads/contracts';
+import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { AdLevel, AdOperationAction } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
@@ -61,25 +62,24 @@ const actorColumns = (a: OpActor) => ({
   start_task_id: a.type === 'start_task' ? a.startTaskId : null,
 });
 
+/** An operation-log row as `begin` writes it: pending until `finish`. */
+const opRow = (actor: OpActor, batchId: string, action: AdOperationAction, level: AdLevel, t: OpObject, before: unknown, after: unknown, now: Date) => ({
+  batch_id: batchId,
+  ...actorColumns(actor),
+  action,
+  level,
+  object_id: t.id,
+  object_platform_id: t.platform_id,
+  object_name: t.name,
+  ad_account_id: t.ad_account_id,
+  before: JSON.stringify(before),
+  after: JSON.stringify(after),
+  created_at: now,
+});
+
 export function createOpLog({ db, clock }: { db: Db; clock: Clock }) {
   async function begin(actor: OpActor, batchId: string, action: AdOperationAction, level: AdLevel, t: OpObject, before: unknown, after: unknown): Promise<number> {
-    const row = await db
-      .insertInto('ad_operations')
-      .values({
-        batch_id: batchId,
-        ...actorColumns(actor),
-        action,
-        level,
-        object_id: t.id,
-        object_platform_id: t.platform_id,
-        object_name: t.name,
-        ad_account_id: t.ad_account_id,
-        before: JSON.stringify(before),
-        after: JSON.stringify(after),
-        created_at: clock.now(),
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const row = await db.insertInto('ad_operations').values(opRow(actor, batchId, action, level, t, before, after, clock.now())).returning('id').executeTakeFirstOrThrow();
     return row.id;
   }
 
@@ -90,6 +90,28 @@ export function createOpLog({ db, clock }: { db: Db; clock: Clock }) {
       .where('id', '=', id)
       .where('result', '=', 'pending')
       .execute();
+  }
+
+  /** `begin` for many objects in one statement; answers each object's row id by its platform id. */
+  async function beginMany(actor: OpActor, batchId: string, action: AdOperationAction, level: AdLevel, rows: readonly { t: OpObject; before: unknown; after: unknown }[]): Promise<Map<string, number>> {
+    if (!rows.length) return new Map();
+    const now = clock.now();
+    const inserted = await db
+      .insertInto('ad_operations')
+      .values(
+        rows.map(({ t, before, after }) => opRow(actor, batchId, action, level, t, before, after, now)),
+      )
+      .returning(['id', 'object_platform_id'])
+      .execute();
+    return new Map(inserted.map((r) => [r.object_platform_id, r.id]));
+  }
+
+  /** `finish` for many rows in one statement (each still only once, from pending). */
+  async function finishMany(rows: readonly { id: number; result: 'ok' | 'failed'; error: Bilingual | null }[]) {
+    if (!rows.length) return;
+    const values = sql.join(rows.map((r) => sql`(${r.id}::bigint, ${r.result}::text, ${r.error?.zh.slice(0, 1000) ?? null}::text, ${r.error?.en.slice(0, 1000) ?? null}::text)`));
+    await sql`update ad_operations o set result = v.result, error = v.error, error_en = v.error_en, finished_at = ${clock.now()}
+      from (values ${values}) as v(id, result, error, error_en) where o.id = v.id and o.result = 'pending'`.execute(db);
   }
 
   /** Writes one failed row at once (refused before any platform call). */
@@ -105,5 +127,5 @@ export function createOpLog({ db, clock }: { db: Db; clock: Clock }) {
     return rows.map((r) => ({ ...r, after: (typeof r.after === 'string' ? JSON.parse(r.after) : (r.after ?? {})) as Record<string, unknown> }));
   }
 
-  return { begin, finish, refused, ofBatch };
+  return { begin, beginMany, finish, finishMany, refused, ofBatch };
 }

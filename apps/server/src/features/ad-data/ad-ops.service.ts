@@ -6,9 +6,10 @@ import { AppError } from '../../errors.ts';
 import type { Jobs } from '../../jobs/types.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { seesEverything, visibleAdAccountIds, visibleUserIds, type ScopeActor } from '../../lib/scope.ts';
+import { isAuthFailure } from '../../lib/platform-errors.ts';
 import { escapeLike } from '../../lib/sql.ts';
 import { currencyOffset, toMajor, toMinor } from '../../platform/currency.ts';
-import { PlatformError, type AdPlatformClient, type CopyResult } from '../../platform/types.ts';
+import { PlatformError, type AdPlatformClient, type CopyResult, type UpdateAdObjectInput } from '../../platform/types.ts';
 import { COPY_JOB, createAdCopier, needsRecreate, type CopyInput } from './ad-copy.service.ts';
 import { createOpLog, failureText, type OpActor, type OpResult } from './ad-op-log.ts';
 import type { createAdSync } from './ad-sync.service.ts';
@@ -62,6 +63,14 @@ export interface ApplyInput {
   dry_run?: boolean;
 }
 
+/** Many objects at once (the rule engine): switches, or budgets with a value per object. */
+export interface ApplyManyInput {
+  level: AdLevel;
+  action: 'pause' | 'activate' | 'budget';
+  /** Our ids; `daily_budget` (budget acts): the object's new daily budget in major units of its currency. */
+  items: { id: number; daily_budget?: number }[];
+}
+
 export { ADSET_BUDGET_CHANGES_PER_HOUR };
 const HOUR_MS = 3_600_000;
 /** A time of day as the refusal says it (the dialog shows the exact instant in the viewer's zone). */
@@ -101,7 +110,7 @@ export async function scopedIds(db: Db, actor: ScopeActor, level: AdLevel, ids: 
 }
 
 export function createAdOperations({ db, clock, sync, platform, jobs, reportTimezone }: AdOpsDeps) {
-  const { begin, finish, refused } = createOpLog({ db, clock });
+  const { begin, beginMany, finish, finishMany, refused } = createOpLog({ db, clock });
   const copier = createAdCopier({ db, clock, sync, platform, reportTimezone });
 
   async function targets(level: AdLevel, ids: readonly number[]): Promise<Target[]> {
@@ -184,7 +193,136 @@ export function createAdOperations({ db, clock, sync, platform, jobs, reportTime
     }
   }
 
+  /**
+   * The mirror rows of objects whose update the platform confirmed, set to what was sent (the
+   * next sync reads them as usual); `updated_time` moves to now as the platform's does.
+   */
+  async function writeConfirmed(level: AdLevel, done: readonly { t: Target; update: UpdateAdObjectInput }[]) {
+    const now = clock.now();
+    const table = TABLE[level];
+    const byValue = new Map<string, { update: UpdateAdObjectInput; ids: number[] }>();
+    for (const { t, update } of done) {
+      const key = JSON.stringify(update);
+      const entry = byValue.get(key) ?? { update, ids: [] };
+      entry.ids.push(t.id);
+      byValue.set(key, entry);
+    }
+    for (const { update, ids } of byValue.values()) {
+      const set: Record<string, unknown> = { updated_time: now, updated_at: now };
+      if (update.status !== undefined) Object.assign(set, { status: update.status, effective_status: update.status });
+      if (update.dailyBudgetMinor !== undefined) set.daily_budget_minor = update.dailyBudgetMinor;
+      if (update.lifetimeBudgetMinor !== undefined) set.lifetime_budget_minor = update.lifetimeBudgetMinor;
+      await db.updateTable(table).set(set as never).where('id', 'in', ids).execute();
+    }
+  }
+
+  /** Platform ids of campaigns by our ids. */
+  async function campaignPlatformIds(ids: readonly (number | null)[]): Promise<Map<number, string>> {
+    const list = [...new Set(ids.filter((id): id is number => id !== null))];
+    if (!list.length) return new Map();
+    return new Map((await db.selectFrom('ad_campaigns').select(['id', 'platform_id']).where('id', 'in', list).execute()).map((c) => [c.id, c.platform_id]));
+  }
+
+  /** The platform's current state of some objects of one account (to learn whether a lost update took effect). */
+  async function readBack(token: string, act: string, level: AdLevel, platformIds: string[]): Promise<Map<string, { status: string; dailyBudgetMinor: number | null; lifetimeBudgetMinor: number | null }>> {
+    const rows =
+      level === 'ad'
+        ? (await platform.listAds(token, act, { ids: platformIds })).map((a) => ({ id: a.id, status: a.status, dailyBudgetMinor: null, lifetimeBudgetMinor: null }))
+        : level === 'adset'
+          ? await platform.listAdSets(token, act, { ids: platformIds })
+          : await platform.listCampaigns(token, act, { ids: platformIds });
+    return new Map(rows.map((r) => [r.id, { status: r.status, dailyBudgetMinor: r.dailyBudgetMinor, lifetimeBudgetMinor: r.lifetimeBudgetMinor }]));
+  }
+
+  /** Whether an object already shows what an update sets. */
+  function matches(now: { status: string; dailyBudgetMinor: number | null; lifetimeBudgetMinor: number | null }, update: UpdateAdObjectInput): boolean {
+    if (update.status !== undefined && now.status !== update.status) return false;
+    if (update.dailyBudgetMinor !== undefined && now.dailyBudgetMinor !== update.dailyBudgetMinor) return false;
+    if (update.lifetimeBudgetMinor !== undefined && now.lifetimeBudgetMinor !== update.lifetimeBudgetMinor) return false;
+    return true;
+  }
+
+  /** What an act does to one object: before → after, the platform update, and why it is refused (if it is). */
+  function prepare(input: ApplyInput, t: Target, budgetStates: Map<string, AdBudgetChangeState>) {
+    const warnings: Bilingual[] = [];
+    let budgetChanges: AdBudgetChangeState | undefined;
+    let before: Record<string, unknown> = {};
+    let after: Record<string, unknown> = {};
+    let update: Parameters<AdPlatformClient['updateAdObject']>[2] | 'delete' = {};
+    let refusal: Bilingual | null = null;
+    switch (input.action) {
+      case 'pause':
+      case 'activate':
+        before = { status: t.status };
+        after = { status: input.action === 'pause' ? 'PAUSED' : 'ACTIVE' };
+        update = { status: after.status as 'ACTIVE' | 'PAUSED' };
+        break;
+      case 'delete':
+        before = { status: t.status };
+        after = { status: 'DELETED' };
+        update = 'delete';
+        break;
+      case 'rename': {
+        const name = input.name?.trim();
+        if (!name) throw new AppError('VALIDATION', { detail: 'name' }, 'name');
+        before = { name: t.name };
+        after = { name };
+        update = { name };
+        break;
+      }
+      case 'bid': {
+        if (input.bid_amount === undefined) throw new AppError('VALIDATION', { detail: 'bid_amount' }, 'bid_amount');
+        const minor = toMinor(input.bid_amount, t.currency);
+        before = { bid_amount_minor: t.bid_amount_minor, currency: t.currency };
+        after = { bid_amount_minor: minor, currency: t.currency };
+        update = { bidAmountMinor: minor };
+        break;
+      }
+      case 'budget': {
+        if (input.daily_budget === undefined && input.lifetime_budget === undefined) throw new AppError('VALIDATION', { detail: 'daily_budget' }, 'daily_budget');
+        before = { daily_budget_minor: t.daily_budget_minor, lifetime_budget_minor: t.lifetime_budget_minor, currency: t.currency };
+        const daily = input.daily_budget === undefined ? undefined : toMinor(input.daily_budget, t.currency);
+        const lifetime = input.lifetime_budget === undefined ? undefined : toMinor(input.lifetime_budget, t.currency);
+        after = { ...(daily !== undefined && { daily_budget_minor: daily }), ...(lifetime !== undefined && { lifetime_budget_minor: lifetime }), currency: t.currency };
+        update = { dailyBudgetMinor: daily, lifetimeBudgetMinor: lifetime };
+        if (t.budget_holder !== 'self') {
+          const holder = t.budget_holder === 'campaign' ? LEVEL_WORD.campaign : LEVEL_WORD.adset;
+          refusal = { zh: both('AD_OP_NO_BUDGET_HERE', { name: t.name, holder: holder.zh }).zh, en: both('AD_OP_NO_BUDGET_HERE', { name: t.name, holder: holder.en }).en };
+        } else if (input.level === 'adset') {
+          const changes = budgetStates.get(t.platform_id)!;
+          budgetChanges = changes;
+          if (changes.next_change_at) {
+            refusal = both('AD_OP_BUDGET_LIMIT', { name: t.name, count: changes.used, at: hhmm(changes.next_change_at) });
+          } else if (changes.used === ADSET_BUDGET_CHANGES_PER_HOUR - 1) {
+            // The last change of the hour: after it, the next waits until the oldest leaves the hour.
+            warnings.push(both('AD_OP_BUDGET_LAST', { name: t.name, count: changes.used, at: hhmm(changes.frees_at!) }));
+          }
+        }
+        const usd = (daily ?? lifetime ?? 0) / currencyOffset(t.currency);
+        if (t.currency === 'USD' && usd > BUDGET_WARN_USD) warnings.push({ zh: `预算 ${toMajor(daily ?? lifetime ?? 0, t.currency)} ${t.currency} 较高，请确认`, en: `The budget ${toMajor(daily ?? lifetime ?? 0, t.currency)} ${t.currency} is high; please confirm` });
+        break;
+      }
+    }
+    return { before, after, update, refusal, warnings, budgetChanges };
+  }
+
   return {
+    /**
+     * Logs acts refused before any platform call, one failed row per object with the reason (a
+     * start task whose creator may no longer switch them on).
+     */
+    async refuse(actor: OpActor, input: { level: AdLevel; ids: readonly number[]; action: 'activate' | 'pause' }, error: Bilingual): Promise<OpResult[]> {
+      const batchId = randomUUID();
+      const results: OpResult[] = [];
+      for (const t of await targets(input.level, input.ids)) {
+        const before = { status: t.status };
+        const after = { status: input.action === 'pause' ? 'PAUSED' : 'ACTIVE' };
+        const opId = await refused(actor, batchId, input.action, input.level, t, before, after, error);
+        results.push({ id: t.id, platform_id: t.platform_id, name: t.name, ad_account_id: t.ad_account_id, before, after, warnings: [], result: 'failed', error, operation_id: opId });
+      }
+      return results;
+    },
+
     /**
      * Pause / activate / budget / bid / rename / delete, one object or many. Each object gets its
      * own log row and result; one failing does not stop the others. The super admin may only
@@ -202,65 +340,7 @@ export function createAdOperations({ db, clock, sync, platform, jobs, reportTime
 
       const budgetStates = input.action === 'budget' && input.level === 'adset' ? await budgetChangeStates(list.map((t) => t.platform_id)) : new Map<string, AdBudgetChangeState>();
       for (const t of list) {
-        const warnings: Bilingual[] = [];
-        let budgetChanges: AdBudgetChangeState | undefined;
-        let before: Record<string, unknown> = {};
-        let after: Record<string, unknown> = {};
-        let update: Parameters<AdPlatformClient['updateAdObject']>[2] | 'delete' = {};
-        let refusal: Bilingual | null = null;
-        switch (input.action) {
-          case 'pause':
-          case 'activate':
-            before = { status: t.status };
-            after = { status: input.action === 'pause' ? 'PAUSED' : 'ACTIVE' };
-            update = { status: after.status as 'ACTIVE' | 'PAUSED' };
-            break;
-          case 'delete':
-            before = { status: t.status };
-            after = { status: 'DELETED' };
-            update = 'delete';
-            break;
-          case 'rename': {
-            const name = input.name?.trim();
-            if (!name) throw new AppError('VALIDATION', { detail: 'name' }, 'name');
-            before = { name: t.name };
-            after = { name };
-            update = { name };
-            break;
-          }
-          case 'bid': {
-            if (input.bid_amount === undefined) throw new AppError('VALIDATION', { detail: 'bid_amount' }, 'bid_amount');
-            const minor = toMinor(input.bid_amount, t.currency);
-            before = { bid_amount_minor: t.bid_amount_minor, currency: t.currency };
-            after = { bid_amount_minor: minor, currency: t.currency };
-            update = { bidAmountMinor: minor };
-            break;
-          }
-          case 'budget': {
-            if (input.daily_budget === undefined && input.lifetime_budget === undefined) throw new AppError('VALIDATION', { detail: 'daily_budget' }, 'daily_budget');
-            before = { daily_budget_minor: t.daily_budget_minor, lifetime_budget_minor: t.lifetime_budget_minor, currency: t.currency };
-            const daily = input.daily_budget === undefined ? undefined : toMinor(input.daily_budget, t.currency);
-            const lifetime = input.lifetime_budget === undefined ? undefined : toMinor(input.lifetime_budget, t.currency);
-            after = { ...(daily !== undefined && { daily_budget_minor: daily }), ...(lifetime !== undefined && { lifetime_budget_minor: lifetime }), currency: t.currency };
-            update = { dailyBudgetMinor: daily, lifetimeBudgetMinor: lifetime };
-            if (t.budget_holder !== 'self') {
-              const holder = t.budget_holder === 'campaign' ? LEVEL_WORD.campaign : LEVEL_WORD.adset;
-              refusal = { zh: both('AD_OP_NO_BUDGET_HERE', { name: t.name, holder: holder.zh }).zh, en: both('AD_OP_NO_BUDGET_HERE', { name: t.name, holder: holder.en }).en };
-            } else if (input.level === 'adset') {
-              const changes = budgetStates.get(t.platform_id)!;
-              budgetChanges = changes;
-              if (changes.next_change_at) {
-                refusal = both('AD_OP_BUDGET_LIMIT', { name: t.name, count: changes.used, at: hhmm(changes.next_change_at) });
-              } else if (changes.used === ADSET_BUDGET_CHANGES_PER_HOUR - 1) {
-                // The last change of the hour: after it, the next waits until the oldest leaves the hour.
-                warnings.push(both('AD_OP_BUDGET_LAST', { name: t.name, count: changes.used, at: hhmm(changes.frees_at!) }));
-              }
-            }
-            const usd = (daily ?? lifetime ?? 0) / currencyOffset(t.currency);
-            if (t.currency === 'USD' && usd > BUDGET_WARN_USD) warnings.push({ zh: `预算 ${toMajor(daily ?? lifetime ?? 0, t.currency)} ${t.currency} 较高，请确认`, en: `The budget ${toMajor(daily ?? lifetime ?? 0, t.currency)} ${t.currency} is high; please confirm` });
-            break;
-          }
-        }
+        const { before, after, update, refusal, warnings, budgetChanges } = prepare(input, t, budgetStates);
         const base = { id: t.id, platform_id: t.platform_id, name: t.name, ad_account_id: t.ad_account_id, before, after, warnings, ...(budgetChanges && { budget_changes: budgetChanges }) };
         if (input.dry_run) {
           results.push({ ...base, result: refusal ? 'failed' : 'preview', error: refusal, operation_id: null });
@@ -285,6 +365,111 @@ export function createAdOperations({ db, clock, sync, platform, jobs, reportTime
       }
       if (written.length) await refresh(input.level, written);
       return { batch_id: batchId, results };
+    },
+
+    /**
+     * `apply` for many objects, as the rule engine acts: the same refusals (budget held elsewhere,
+     * the hour's budget changes) and a log row per object, but the rows are written in one
+     * statement before any platform call, each ad account's updates go in batch requests, and the
+     * rows are completed in one statement. An update whose answer is lost — a batch request that
+     * failed as a whole, or an item without an answer — may or may not have taken effect: those
+     * objects are read back from the platform, and each one not yet as wanted is sent again on
+     * its own, so every object's result and log row says what happened to it.
+     */
+    async applyMany(actor: OpActor, input: ApplyManyInput): Promise<{ batch_id: string; results: OpResult[] }> {
+      if (actor.type === 'user' && actor.actor.is_admin === IS_ADMIN_SUPER && input.action === 'budget') throw new AppError('AD_OP_SUPER_ADMIN_ONLY_STATUS');
+      const wanted = new Map(input.items.map((i) => [i.id, i]));
+      const ids = [...wanted.keys()];
+      await assertScope(actor, input.level, ids);
+      const list = await targets(input.level, ids);
+      const batchId = randomUUID();
+      const results = new Map<number, OpResult>();
+      const budgetStates = input.action === 'budget' && input.level === 'adset' ? await budgetChangeStates(list.map((t) => t.platform_id)) : new Map<string, AdBudgetChangeState>();
+      type Pending = { t: Target; update: UpdateAdObjectInput; base: Omit<OpResult, 'result' | 'error' | 'operation_id'> };
+      const pending: Pending[] = [];
+      for (const t of list) {
+        const one: ApplyInput = { level: input.level, ids: [t.id], action: input.action, daily_budget: wanted.get(t.id)?.daily_budget };
+        const { before, after, update, refusal, warnings, budgetChanges } = prepare(one, t, budgetStates);
+        const base = { id: t.id, platform_id: t.platform_id, name: t.name, ad_account_id: t.ad_account_id, before, after, warnings, ...(budgetChanges && { budget_changes: budgetChanges }) };
+        if (refusal) {
+          results.set(t.id, { ...base, result: 'failed', error: refusal, operation_id: await refused(actor, batchId, input.action, input.level, t, before, after, refusal) });
+        } else pending.push({ t, update: update as UpdateAdObjectInput, base });
+      }
+      // Every act is in the log before the platform hears of it.
+      const opIds = await beginMany(actor, batchId, input.action, input.level, pending.map((p) => ({ t: p.t, before: p.base.before, after: p.base.after })));
+      const outcomes = new Map<number, { ok: boolean; error: Bilingual | null }>();
+      const byAccount = new Map<number, Pending[]>();
+      for (const p of pending) byAccount.set(p.t.ad_account_id, [...(byAccount.get(p.t.ad_account_id) ?? []), p]);
+      const accountIds = new Map((await db.selectFrom('ad_accounts').select(['id', 'platform_id']).where('id', 'in', [...byAccount.keys(), 0]).execute()).map((a) => [a.id, a.platform_id]));
+      for (const [accountId, group] of byAccount) {
+        try {
+          await sync.withToken(accountId, async (token) => {
+            const act = accountIds.get(accountId)!;
+            let unknown: { p: Pending; error: Bilingual }[] = [];
+            try {
+              const campaigns = input.level === 'adset' ? await campaignPlatformIds(group.map((p) => p.t.campaign_id)) : new Map<number, string>();
+              const answers = await platform.updateMany(
+                token,
+                act,
+                group.map((p) => ({ id: p.t.platform_id, input: p.update, campaignId: p.t.campaign_id === null ? undefined : campaigns.get(p.t.campaign_id) })),
+              );
+              group.forEach((p, i) => {
+                const a = answers[i];
+                if (a?.ok) outcomes.set(p.t.id, { ok: true, error: null });
+                else if (a && !a.unknown) outcomes.set(p.t.id, { ok: false, error: failureText(a.error) });
+                else unknown.push({ p, error: a ? failureText(a.error) : both('RULE_INTERRUPTED') });
+              });
+            } catch (err) {
+              // A token refused as a whole applied nothing: the next token of the account is tried.
+              if (isAuthFailure(err)) throw err;
+              // The batch request failed as a whole: any of its updates may have been applied.
+              unknown = group.map((p) => ({ p, error: failureText(err) }));
+            }
+            if (!unknown.length) return;
+            const current = await readBack(token, act, input.level, unknown.map((u) => u.p.t.platform_id)).catch(() => null);
+            for (const { p } of unknown) {
+              const now = current?.get(p.t.platform_id);
+              if (now && matches(now, p.update)) {
+                outcomes.set(p.t.id, { ok: true, error: null });
+                continue;
+              }
+              // Not (yet) as wanted, or unknown: sent again on its own (setting a value is idempotent).
+              try {
+                await platform.updateAdObject(token, p.t.platform_id, p.update);
+                outcomes.set(p.t.id, { ok: true, error: null });
+              } catch (err) {
+                outcomes.set(p.t.id, { ok: false, error: failureText(err) });
+              }
+            }
+          });
+        } catch (err) {
+          // No token: nothing was sent.
+          const text = failureText(err);
+          for (const p of group) if (!outcomes.has(p.t.id)) outcomes.set(p.t.id, { ok: false, error: text });
+        }
+      }
+      const written: Target[] = [];
+      const finals: { id: number; result: 'ok' | 'failed'; error: Bilingual | null }[] = [];
+      for (const p of pending) {
+        const o = outcomes.get(p.t.id) ?? { ok: false, error: both('RULE_INTERRUPTED') };
+        const opId = opIds.get(p.t.platform_id) ?? null;
+        if (opId !== null) finals.push({ id: opId, result: o.ok ? 'ok' : 'failed', error: o.error });
+        if (o.ok) written.push(p.t);
+        results.set(p.t.id, { ...p.base, result: o.ok ? 'ok' : 'failed', error: o.error, operation_id: opId });
+      }
+      await finishMany(finals);
+      if (written.length) {
+        // What the platform confirmed goes straight into the mirror where nothing else follows from
+        // it: an ad's own pause, a budget. A switched campaign or ad set changes its children's
+        // delivery, and a switched-on ad may wait for review: those are read again.
+        if (input.action === 'budget' || (input.action === 'pause' && input.level === 'ad')) await writeConfirmed(input.level, pending.filter((p) => outcomes.get(p.t.id)?.ok));
+        else await refresh(input.level, written);
+      }
+      const notFound = both('AD_OBJECT_NOT_FOUND');
+      return {
+        batch_id: batchId,
+        results: ids.map((id) => results.get(id) ?? { id, platform_id: '', name: '', ad_account_id: 0, before: {}, after: {}, warnings: [], result: 'failed', error: notFound, operation_id: null }),
+      };
     },
 
     /**

@@ -5,7 +5,8 @@ import { escapeLike } from '../../lib/sql.ts';
 
 // Report queries (docs/ad-data-design.md §4, §5): facts summed per row for a range of report days,
 // data scope applied to the facts and the objects first. The optimizer, account and campaign views
-// read campaign_stats_daily; ad sets and ads read ad_stats_daily filtered by their parent.
+// read the campaign rollups (campaign_stats_daily, campaign_order_daily); ad sets and ads read
+// ad_stats_daily and ad_order_daily filtered by their parent.
 // Ratios for sorting are computed in SQL from the sums with the registry's formula; the figures
 // shown are computed from the same sums by the registry (metricValue).
 
@@ -65,7 +66,8 @@ export interface ReportRowRaw {
   sums: FactSums;
 }
 
-const usesCampaignRollup = (level: ReportLevel) => level === 'optimizer' || level === 'account' || level === 'campaign';
+/** Levels read from the campaign rollups (campaign_stats_daily, campaign_order_daily). */
+export const usesCampaignRollup = (level: ReportLevel) => level === 'optimizer' || level === 'account' || level === 'campaign';
 
 /** Scope and fact filters on a fact table aliased `f`. */
 function factWhere(q: ReportQuery): RawBuilder<unknown> {
@@ -93,10 +95,13 @@ const GROUP_KEY: Record<ReportLevel, string> = { optimizer: 'owner_user_id', acc
 const STORED_ORDER_COLUMNS = ['revenue_usd_cents', 'payers', 'new_payers', ...COHORT_DAYS.map((n) => `cohort_d${n}_usd_cents`)] as const;
 
 /**
- * The order facts as a fact table with the columns factWhere reads: ad_order_daily joined to the ad
- * mirror by platform id (orders carry platform ids; an ad mirrored later counts from then on).
+ * The order facts as a fact table with the columns factWhere reads. Optimizer, account and campaign
+ * views read their rollup per campaign and day (campaign_order_daily, migration 0023, kept by
+ * dim-rollups.ts from the same sources); ad sets and ads join ad_order_daily to the ad mirror by
+ * platform id (orders carry platform ids; an ad mirrored later counts from then on).
  */
-function orderFacts(from: string, to: string): RawBuilder<unknown> {
+function orderFacts(level: ReportLevel, from: string, to: string): RawBuilder<unknown> {
+  if (usesCampaignRollup(level)) return sql`campaign_order_daily`;
   const cols = sql.join(STORED_ORDER_COLUMNS.map((c) => sql`d.${sql.ref(c)}`));
   return sql`(select o.id as ad_id, d.day, o.ad_account_id, o.campaign_id, o.adset_id, o.owner_user_id, c.platform, o.drama_id, o.product_id, ${cols}
     from ad_order_daily d join ads o on o.platform_id = d.ad_platform_id join ad_campaigns c on c.id = o.campaign_id
@@ -133,7 +138,7 @@ function statsCte(q: ReportQuery, from: string, to: string): RawBuilder<unknown>
   const insightNames = [...FACT_COLUMNS, ...COHORT_DAYS.map((n) => `matured_spend_d${n}_usd_cents`)];
   const orderNames = ['revenue_usd_cents', 'payers', 'new_payers', ...COHORT_DAYS.map((n) => `cohort_d${n}_usd_cents`), ...([1, 3, 7] as const).map((n) => `matured_d0_at_d${n}_usd_cents`)];
   const insights = sql`select ${key} as g, ${sql.join([...insightCols, ...nulls(orderNames)])} from ${table} f where ${where} group by 1`;
-  const orders = sql`select ${key} as g, ${sql.join([...nulls(insightNames), ...orderCols])} from ${orderFacts(from, to)} f where ${where} group by 1`;
+  const orders = sql`select ${key} as g, ${sql.join([...nulls(insightNames), ...orderCols])} from ${orderFacts(q.level, from, to)} f where ${where} group by 1`;
   const sums = [...insightNames, ...orderNames].map((c) => sql`sum(u.${sql.ref(c)})::bigint as ${sql.ref(c)}`);
   return sql`select u.g as k, ${sql.join(sums)} from (${insights} union all ${orders}) u group by u.g`;
 }

@@ -8,6 +8,7 @@ import { dayIn } from '../../lib/tz.ts';
 import { insightsSyncedAsOf } from './ad-reports.repository.ts';
 import { reportScope } from './ad-reports.service.ts';
 import { dimRows, type OrganicSums } from './dim-reports.repository.ts';
+import { drainCohortRange } from '../orders/orders.service.ts';
 import { refreshRollups } from './dim-rollups.ts';
 
 // The ad-data report by dimension (docs/orders-design.md "Rollups by dimension"): rows per day,
@@ -32,6 +33,8 @@ export function createDimReportService({ db, clock, reportTimezone }: { db: Db; 
     if (dayCount(body.date_from, body.date_to) > MAX_RANGE_DAYS) throw new AppError('VALIDATION', { detail: `≤ ${MAX_RANGE_DAYS} days` }, 'date_to');
     const scope = await reportScope(db, actor);
     const today = dayIn(clock.now().getTime(), reportTimezone);
+    // Cohort facts of the range first: their changes mark the rollup pairs refreshed next.
+    await drainCohortRange(db, body.date_from, body.date_to);
     const refreshed = await refreshRollups(db, { maxPairs: READ_REFRESH_PAIRS, from: body.date_from, to: body.date_to });
     // Organic orders belong to no ad account and no optimizer: only a company-wide view shows them.
     const organic = scope.adAccountIds === null && scope.userIds === null && ORGANIC_DIMENSIONS.includes(body.dimension) && !body.ad_account_ids?.length && body.owner_user_id === undefined;

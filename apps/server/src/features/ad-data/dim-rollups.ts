@@ -11,6 +11,8 @@ import type { Db } from '../../db/database.ts';
 /** Order facts of a rollup row beside the insights facts (contracts FACT_COLUMNS). */
 export const ROLLUP_ORDER_COLUMNS = ['revenue_usd_cents', 'payers', 'new_payers', 'orders', 'cohort_d0_usd_cents', 'cohort_d1_usd_cents', 'cohort_d3_usd_cents', 'cohort_d7_usd_cents', 'cohort_d14_usd_cents', 'cohort_d30_usd_cents'] as const;
 const COHORT_COLUMNS = ROLLUP_ORDER_COLUMNS.filter((c) => c.startsWith('cohort_'));
+/** The facts of campaign_order_daily (migration 0023): ad_order_daily's, summed per campaign-day. */
+export const CAMPAIGN_ORDER_COLUMNS = ROLLUP_ORDER_COLUMNS.filter((c) => c !== 'orders');
 
 /** Serialises refreshers (the job and readers), so two never rebuild the same pair at once. */
 const REFRESH_LOCK = 727_015;
@@ -89,6 +91,24 @@ async function rebuildOrganic(trx: Db, days: string[]) {
     group by grouping sets ((${grain}), (${grain}, m.site_id), (${grain}, m.country))`.execute(trx);
 }
 
+/**
+ * Rebuilds campaign_order_daily (migration 0023) of ad accounts' days: the order facts of their
+ * mirrored ads per campaign, with the scope and filter columns the ad-level join gives
+ * (ad-reports.repository.ts reads either; they must agree).
+ */
+async function rebuildCampaignOrders(trx: Db, pairs: DirtyPair[]) {
+  const p = sql`(values ${sql.join(pairs.map((x) => sql`(${x.day}::date, ${x.adAccountId}::int)`))})`;
+  await sql`delete from campaign_order_daily r using ${p} as p(day, acct) where r.day = p.day and r.ad_account_id = p.acct`.execute(trx);
+  const grain = sql`a.campaign_id, d.day, a.ad_account_id, a.owner_user_id, c.platform, a.drama_id, a.product_id`;
+  await sql`
+    with p(day, acct) as ${p}
+    insert into campaign_order_daily (campaign_id, day, ad_account_id, owner_user_id, platform, drama_id, product_id, ${cols(CAMPAIGN_ORDER_COLUMNS)})
+    select ${grain}, ${sums('d', CAMPAIGN_ORDER_COLUMNS)}
+    from p join ads a on a.ad_account_id = p.acct join ad_order_daily d on d.ad_platform_id = a.platform_id and d.day = p.day
+      join ad_campaigns c on c.id = a.campaign_id
+    group by ${grain}`.execute(trx);
+}
+
 /** Recomputes the rollup rows of the given pairs from the sources (inside the caller's transaction). */
 export async function rebuildPairs(trx: Db, pairs: DirtyPair[]): Promise<void> {
   const unique = [...new Map(pairs.map((x) => [`${x.day}|${x.adAccountId}`, x])).values()];
@@ -98,7 +118,10 @@ export async function rebuildPairs(trx: Db, pairs: DirtyPair[]): Promise<void> {
     await sql`delete from ad_dim_daily r using (values ${p}) as p(day, acct) where r.day = p.day and r.ad_account_id = p.acct`.execute(trx);
     const attributed = chunk.filter((x) => x.adAccountId !== 0);
     const organic = chunk.filter((x) => x.adAccountId === 0).map((x) => x.day);
-    if (attributed.length) await rebuildAttributed(trx, attributed);
+    if (attributed.length) {
+      await rebuildAttributed(trx, attributed);
+      await rebuildCampaignOrders(trx, attributed);
+    }
     if (organic.length) await rebuildOrganic(trx, organic);
   }
 }
@@ -117,9 +140,12 @@ export interface RefreshOptions {
  * rebuilt and whether logged pairs remain (in the range, when one is given).
  */
 export async function refreshRollups(db: Db, o: RefreshOptions): Promise<{ pairs: number; more: boolean }> {
+  const range = sql.join([sql`true`, ...(o.from ? [sql`day >= ${o.from}`] : []), ...(o.to ? [sql`day <= ${o.to}`] : [])], sql` and `);
+  // Nothing logged (the usual case for a reader): no transaction, no wait on the refreshers' lock.
+  const logged = await sql<{ one: number }>`select 1 as one from ad_dim_dirty where ${range} limit 1`.execute(db);
+  if (!logged.rows.length) return { pairs: 0, more: false };
   return db.transaction().execute(async (trx) => {
     await sql`select pg_advisory_xact_lock(${REFRESH_LOCK})`.execute(trx);
-    const range = sql.join([sql`true`, ...(o.from ? [sql`day >= ${o.from}`] : []), ...(o.to ? [sql`day <= ${o.to}`] : [])], sql` and `);
     const rows = await sql<{ day: string; ad_account_id: number; ids: string[] }>`
       select day::text as day, ad_account_id, array_agg(id) as ids from ad_dim_dirty where ${range}
       group by day, ad_account_id order by min(id) limit ${o.maxPairs + 1}`.execute(trx);

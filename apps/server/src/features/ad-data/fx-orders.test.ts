@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/build-test-app.ts';
 import { addStats, createWebhookSite, mirrorAd, sendOrders, type Mirror, type WebhookSite } from '../../test/delivery.ts';
 import { createAdAccount, createUser } from '../../test/factories.ts';
+import { drainAllCohorts } from '../orders/orders.service.ts';
 
 // A manager's exchange rate re-prices the orders of the days it governs (each order at its payment
 // day's rate, each refund at its refund day's), their cohort facts, and the rollups, so revenue and
@@ -42,7 +43,11 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const usdOf = async (orderNo: string) => t.db.selectFrom('orders').select(['amount_usd_cents', 'refunded_usd_cents']).where('order_no', '=', orderNo).executeTakeFirstOrThrow();
-const cohort = async (day: string) => t.db.selectFrom('ad_order_daily').selectAll().where('ad_platform_id', '=', ad.ad).where('day', '=', day).executeTakeFirstOrThrow();
+// The cohort log drained first (the intake only logs the pairs it changes; orders/cohorts.ts).
+const cohort = async (day: string) => {
+  await drainAllCohorts(t.db);
+  return t.db.selectFrom('ad_order_daily').selectAll().where('ad_platform_id', '=', ad.ad).where('day', '=', day).executeTakeFirstOrThrow();
+};
 const days = async () => {
   const res = await t.call('/api/ad-reports/dimension', { dimension: 'day', date_from: YDAY, date_to: TODAY }, { token });
   expect(res.code, res.message).toBe(0);

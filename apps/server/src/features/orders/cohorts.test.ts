@@ -4,13 +4,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as m0012 from '../../db/migrations/0012_cohorts.ts';
 import { buildTestApp, type TestApp } from '../../test/build-test-app.ts';
 import { createAdAccount, createSite, createUser } from '../../test/factories.ts';
+import { refreshCohortsJob } from './cohorts.job.ts';
+import { drainAllCohorts } from './cohorts.ts';
 import { ingestEvents, type IngestSite } from './ingest.ts';
 import { parseOrderEvent } from './order-event.ts';
 
 // Cohort ROI (issue 9) against cohorts computed by hand: facts kept by the order intake
 // (ad_order_daily) and the ad reports' order columns at every level, with totals equal to the
 // rows, the previous period, not-matured Dn, a refund, a buyer paying on days 0, 2 and 9, a
-// currency other than USD, and an ad account in another time zone. REPORT_TIMEZONE is
+// currency other than USD, and an ad account in another time zone. The intake logs the (ad, day)
+// pairs it changes and drainCohorts recomputes them (the reports drain their range themselves;
+// reads of ad_order_daily here drain first). REPORT_TIMEZONE is
 // Asia/Shanghai (UTC+8); "today" is 2026-11-20 there.
 
 let t: TestApp;
@@ -106,8 +110,19 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+/** The cohort log drained (what the refresh-order-cohorts job and the service's trigger do). */
+const drain = () => drainAllCohorts(t.db);
+
 describe('cohort facts kept by the order intake', () => {
   it('holds each (ad, day) cohort as computed by hand', async () => {
+    // Logged by the intakes, not computed yet: cohort days, payment days and the refund day.
+    const logged = await sql<{ p: string }>`select distinct ad_platform_id || '|' || day::text as p from ad_order_dirty order by 1`.execute(t.db);
+    expect(logged.rows.map((r) => r.p)).toEqual(
+      [`${A1}|2026-11-01`, `${A1}|2026-11-02`, `${A1}|2026-11-03`, `${A1}|2026-11-10`, `${A1}|2026-11-19`, `${A2}|2026-11-01`].sort(),
+    );
+    expect(await t.db.selectFrom('ad_order_daily').select('day').execute()).toEqual([]);
+    expect((await drain()).pairs).toBe(6);
+    expect(await t.db.selectFrom('ad_order_dirty').select('id').execute()).toEqual([]);
     const rows = await t.db.selectFrom('ad_order_daily').selectAll().orderBy('ad_platform_id').orderBy('day').execute();
     const pick = (ad: string, day: string) => rows.find((r) => r.ad_platform_id === ad && String(r.day).slice(0, 10) === day);
     // A1, 11-01: u1 (10 + 5 on day 2 + 20 on day 9) and u2 (30, 12 refunded on day 1).
@@ -128,11 +143,25 @@ describe('cohort facts kept by the order intake', () => {
     expect(rows.every((r) => r.ad_platform_id === A1 || r.ad_platform_id === A2)).toBe(true);
   });
 
+  it('is drained by the refresh-order-cohorts job, which then has nothing left to do', async () => {
+    await ingest({ app_user_id: 'u9', amount: '6.00', paid_at: at('2026-10-10'), landing_url: land('A2') });
+    const signal = new AbortController().signal;
+    const run = await refreshCohortsJob.run({ db: t.db, signal } as never);
+    expect(run).toMatchObject({ status: 'success', summary: { pairs: 1 } });
+    expect(await t.db.selectFrom('ad_order_dirty').select('id').execute()).toEqual([]);
+    const row = await t.db.selectFrom('ad_order_daily').selectAll().where('ad_platform_id', '=', A2).where('day', '=', '2026-10-10').executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ new_payers: 1, payers: 1 });
+    expect(Number(row.cohort_d0_usd_cents)).toBe(600);
+    expect((await refreshCohortsJob.run({ db: t.db, signal } as never)).status).toBe('skipped');
+  });
+
   it('moves a cohort when an earlier order of the buyer arrives late', async () => {
     // u7 first seen on 11-05 through A2; an earlier order on 11-04 through A1 arrives afterwards.
     await ingest({ app_user_id: 'u7', amount: '3.00', paid_at: at('2026-11-05'), landing_url: land('A2') });
+    await drain();
     expect(await t.db.selectFrom('ad_order_daily').select('new_payers').where('ad_platform_id', '=', A2).where('day', '=', '2026-11-05').executeTakeFirst()).toMatchObject({ new_payers: 1 });
     await ingest({ app_user_id: 'u7', amount: '2.00', paid_at: at('2026-11-04'), landing_url: land('A1') });
+    await drain();
     const a2 = await t.db.selectFrom('ad_order_daily').selectAll().where('ad_platform_id', '=', A2).where('day', '=', '2026-11-05').executeTakeFirst();
     const a1 = await t.db.selectFrom('ad_order_daily').selectAll().where('ad_platform_id', '=', A1).where('day', '=', '2026-11-04').executeTakeFirstOrThrow();
     expect(a2?.new_payers ?? 0).toBe(0);
@@ -140,8 +169,8 @@ describe('cohort facts kept by the order intake', () => {
     expect(Number(a1.cohort_d1_usd_cents)).toBe(500);
   });
 
-  it('counts the orders of one ad that two sites store at the same time (each waits for the other, neither fails)', async () => {
-    // The intake locks one site at a time; both sites' orders land on (A1, 11-15).
+  it('counts the orders of one ad that two sites store at the same time (neither waits, neither fails)', async () => {
+    // Intakes lock their own orders and buyers only; both sites' orders land on (A1, 11-15), which each logs.
     const other = await createSite(t.db);
     const second: IngestSite = { id: other.id, link_template: TEMPLATE };
     await t.db.updateTable('sites').set({ link_template: TEMPLATE }).where('id', '=', other.id).execute();
@@ -150,6 +179,7 @@ describe('cohort facts kept by the order intake', () => {
         ingestAt(i % 2 ? second : site, { app_user_id: `c${i}`, amount: '1.00', paid_at: at('2026-11-15'), landing_url: land('A1') }, { app_user_id: `d${i}`, amount: '2.00', paid_at: at('2026-11-15', 1), landing_url: land('A1') }),
       ),
     );
+    await drain();
     const row = await t.db.selectFrom('ad_order_daily').selectAll().where('ad_platform_id', '=', A1).where('day', '=', '2026-11-15').executeTakeFirstOrThrow();
     expect(row).toMatchObject({ new_payers: 16, payers: 16 });
     expect(Number(row.revenue_usd_cents)).toBe(8 * 300);
@@ -159,6 +189,7 @@ describe('cohort facts kept by the order intake', () => {
 describe('the migration', () => {
   it('builds from orders stored before it exactly what the intake keeps', async () => {
     const snapshot = () => sql`select * from ad_order_daily order by ad_platform_id, day`.execute(t.db).then((r) => r.rows.map((row: any) => ({ ...row, updated_at: null })));
+    await drain();
     const kept = await snapshot();
     expect(kept.length).toBeGreaterThan(5);
     await m0012.down(t.db as never);

@@ -7,7 +7,8 @@ import type { Clock } from '../../lib/clock.ts';
 import type { SecretBox } from '../../lib/crypto.ts';
 import { decodeBase64File, openImportFile } from '../../lib/import-file.ts';
 import { writeAudit } from '../audit/audit.service.ts';
-import { ingestEvents, type IngestItem, type IngestSite } from './ingest.ts';
+import { drainAllCohorts } from './cohorts.ts';
+import { ingestEvents, IngestRetry, type IngestItem, type IngestSite } from './ingest.ts';
 import { EVENT_FIELDS, parseOrderEvent } from './order-event.ts';
 import { verifySignature } from './signature.ts';
 import { siteOrderHealth } from './site-health.ts';
@@ -18,7 +19,15 @@ export interface OrderServiceDeps {
   secrets: SecretBox;
   reportTimezone: string;
   log?: { warn(obj: object, msg?: string): void };
+  /**
+   * The cohort facts of an intake are recomputed this long after it (one drain for every intake
+   * meanwhile), so reports are fresh within seconds; 0 = only by the refresh-order-cohorts job.
+   */
+  cohortDrainDelayMs?: number;
 }
+
+/** Other features' readers of cohort facts drain the log of their range first (cohorts.ts). */
+export { drainAllCohorts, drainCohortRange } from './cohorts.ts';
 
 /** Largest webhook body (API.md): 1 MiB. */
 export const WEBHOOK_BODY_LIMIT = 1024 * 1024;
@@ -51,8 +60,29 @@ class Rollback extends Error {
 
 const siteIdOf = (text: string) => (/^\d{1,10}$/.test(text) && Number(text) <= 2_147_483_647 && Number(text) > 0 ? Number(text) : null);
 
-export function createOrderService({ db, clock, secrets, reportTimezone, log }: OrderServiceDeps) {
+/** Attempts of one delivery when a refund's order turned out to belong to a buyer not locked (ingest.ts IngestRetry). */
+const MAX_ATTEMPTS = 3;
+
+export function createOrderService({ db, clock, secrets, reportTimezone, log, cohortDrainDelayMs = 2000 }: OrderServiceDeps) {
   let lastPrune = 0;
+
+  // Debounced drain of the cohort log after intakes: one timer at a time, never two drains at once.
+  let drainTimer: NodeJS.Timeout | null = null;
+  let draining: Promise<unknown> | null = null;
+  let closed = false;
+  function cohortsChanged() {
+    if (!cohortDrainDelayMs || closed || drainTimer) return;
+    drainTimer = setTimeout(() => {
+      drainTimer = null;
+      if (draining) return void draining.finally(cohortsChanged);
+      draining = drainAllCohorts(db, { maxRounds: 100 })
+        .catch((err: unknown) => log?.warn({ err }, 'order cohorts: drain failed (the refresh-order-cohorts job retries)'))
+        .finally(() => {
+          draining = null;
+        });
+    }, cohortDrainDelayMs);
+    drainTimer.unref();
+  }
 
   async function loadSite(idText: string) {
     const id = siteIdOf(idText);
@@ -162,10 +192,11 @@ export function createOrderService({ db, clock, secrets, reportTimezone, log }: 
       if (errors.length) return refuse(invalid(lang, errors), 'invalid', rawEvents.length);
 
       const ingestSite: IngestSite = { id: site.id, link_template: site.link_template };
-      try {
-        return await db.transaction().execute(async (trx) => {
-          const deliveryId = await logDelivery(trx, { site_id: site.id, events: items.length, http_status: 200, result: 'ok', bytes: bytes.length });
-          const r = await ingestEvents(trx, { site: ingestSite, reportTimezone, now, source: 'webhook', lang, deliveryId }, items);
+      const deliver = () =>
+        db.transaction().execute(async (trx) => {
+          // The delivery's log row is stored by the intake with its counts (or by refuse() after a conflict).
+          const delivery = { site_id: site.id, events: items.length, http_status: 200, result: 'ok' as const, bytes: bytes.length };
+          const r = await ingestEvents(trx, { site: ingestSite, reportTimezone, now, source: 'webhook', lang, delivery }, items);
           if (r.conflicts.length) {
             const list = r.conflicts.slice(0, MAX_LISTED_ERRORS).map(({ field, message }) => ({ field, message }));
             const detail = list
@@ -174,13 +205,27 @@ export function createOrderService({ db, clock, secrets, reportTimezone, log }: 
               .join('; ');
             throw new Rollback(answer(409, CODE_ERROR, formatMessage('ORDER_CONFLICT', lang, { detail }), { errors: list }));
           }
-          await trx.updateTable('order_deliveries').set({ accepted: r.accepted, duplicates: r.duplicates }).where('id', '=', deliveryId).execute();
-          return answer(200, CODE_OK, 'ok', { accepted: r.accepted, duplicates: r.duplicates });
+          return { a: answer(200, CODE_OK, 'ok', { accepted: r.accepted, duplicates: r.duplicates }), dirty: r.dirtyPairs > 0 };
         });
-      } catch (err) {
-        if (err instanceof Rollback) return refuse(err.answer as WebhookAnswer, 'conflict', items.length);
-        throw err;
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const { a, dirty } = await deliver();
+          if (dirty) cohortsChanged();
+          return a;
+        } catch (err) {
+          if (err instanceof Rollback) return refuse(err.answer as WebhookAnswer, 'conflict', items.length);
+          if (err instanceof IngestRetry && attempt < MAX_ATTEMPTS) continue;
+          throw err;
+        }
       }
+    },
+
+    /** Stops the debounced cohort drain (the server is closing); waits for one under way. */
+    async close() {
+      closed = true;
+      if (drainTimer) clearTimeout(drainTimer);
+      drainTimer = null;
+      await draining;
     },
 
     /** A request refused before the handler ran (the body was over the limit): logged for the site's health. */
@@ -223,7 +268,7 @@ export function createOrderService({ db, clock, secrets, reportTimezone, log }: 
         let chunk: (IngestItem & { row: number })[] = [];
         const flush = async () => {
           if (!chunk.length) return;
-          const r = await ingestEvents(trx, { site, reportTimezone, now, source: 'import', lang: ctx.lang }, chunk);
+          const r = await ingestEvents(trx, { site, reportTimezone, now, source: 'import', lang: ctx.lang, lock: 'site' }, chunk);
           if (r.conflicts.length) for (const c of r.conflicts) pushError({ row: chunk[c.index]!.row, field: 'order_no', message: c.message });
           else {
             result.accepted += r.accepted;
@@ -264,6 +309,7 @@ export function createOrderService({ db, clock, secrets, reportTimezone, log }: 
       };
       try {
         await db.transaction().execute(run);
+        if (result.accepted) cohortsChanged();
       } catch (err) {
         if (!(err instanceof Rollback)) throw err;
       } finally {

@@ -11,6 +11,8 @@ export function postRoutes(s: PostService): FastifyPluginAsync {
     endpoint(app, pagePosts.pages, async (req) => s.pages(req.ctx()));
     endpoint(app, pagePosts.materials, async (req) => s.materials(req.ctx(), req.body));
     endpoint(app, pagePosts.create, async (req) => s.create(req.ctx(), req.body));
+    endpoint(app, pagePosts.platform, async (req) => s.platformPosts(req.ctx(), req.body));
+    endpoint(app, pagePosts.retry_failed, async (req) => s.retryFailed(req.ctx(), req.body));
     endpoint(app, pagePosts.list, async (req) => s.list(req.ctx(), req.body));
   };
 }

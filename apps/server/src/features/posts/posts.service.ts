@@ -1,18 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { both, type CreatePostsBody, type ListPostMaterialsBody, type ListPostsBody, type PostMaterial, type PagePost, type PostPage } from '@ads/contracts';
+import { both, POST_SCHEDULE, type CreatePostsBody, type ListPostMaterialsBody, type ListPostsBody, type ListPlatformPostsBody, type PlatformPost, type RetryPostsBody, type PostMaterial, type PagePost, type PostPage } from '@ads/contracts';
 import { sql, type SqlBool } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { AppError } from '../../errors.ts';
 import { defineJob, type JobContext } from '../../jobs/types.ts';
 import type { RequestContext } from '../../lib/actor.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { secretBoxFor, SecretUnreadableError } from '../../lib/crypto.ts';
+import { secretBoxFor, SecretUnreadableError, type SecretBox } from '../../lib/crypto.ts';
 import { forAssets, seesEverything, visibleAdAccountIds, visibleUserIds, type ScopeActor } from '../../lib/scope.ts';
 import type { Jobs } from '../../jobs/types.ts';
-import { PlatformError } from '../../platform/types.ts';
-import { platformDetail } from '../../lib/platform-errors.ts';
+import { PlatformError, type AdPlatformClient } from '../../platform/types.ts';
+import { platformDetail, requirePlatform, toAppError } from '../../lib/platform-errors.ts';
 import { materialBytes, type MaterialService } from '../materials/materials.service.ts';
 import { escapeLike } from '../../lib/sql.ts';
+import { writeAudit } from '../audit/audit.service.ts';
 
 // Page posts (帖子管理): a bulk create stores one row per (post, page) and queues a job per person
 // (`poster:<user>`) that makes them with each page's token. A row goes pending → creating (the
@@ -51,9 +52,12 @@ export interface PostServiceDeps {
   clock: Clock;
   jobs: Jobs;
   materials: MaterialService;
+  /** Reads the pages' existing posts; without one, that list says the platform is not configured. */
+  platform?: AdPlatformClient;
+  secrets: SecretBox;
 }
 
-export function createPostService({ db, clock, jobs, materials }: PostServiceDeps) {
+export function createPostService({ db, clock, jobs, materials, platform, secrets }: PostServiceDeps) {
   return {
     async pages(ctx: RequestContext): Promise<{ list: PostPage[] }> {
       const rows = await usablePages(db, ctx.actor);
@@ -74,8 +78,15 @@ export function createPostService({ db, clock, jobs, materials }: PostServiceDep
       const materialIds = [...new Set(body.posts.map((p) => p.material_id).filter((m): m is number => m !== null))];
       const visible = new Map((await materials.visibleForPublish(ctx.actor, materialIds)).map((m) => [m.id, m]));
       if (visible.size !== materialIds.length) throw new AppError('POST_MATERIAL_NOT_FOUND', {}, 'posts');
-      const batchId = randomUUID();
       const now = clock.now();
+      const scheduledAt = body.scheduled_at ? new Date(body.scheduled_at) : null;
+      if (scheduledAt) {
+        const ahead = scheduledAt.getTime() - now.getTime();
+        if (ahead < POST_SCHEDULE.minMinutes * 60_000 || ahead > POST_SCHEDULE.maxDays * 86_400_000) {
+          throw new AppError('POST_SCHEDULE_WINDOW', { min: POST_SCHEDULE.minMinutes, max: POST_SCHEDULE.maxDays }, 'scheduled_at');
+        }
+      }
+      const batchId = randomUUID();
       const rows = pageIds.flatMap((pageId) =>
         body.posts.map((p) => ({
           batch_id: batchId,
@@ -86,6 +97,7 @@ export function createPostService({ db, clock, jobs, materials }: PostServiceDep
           link: p.link,
           call_to_action: p.call_to_action,
           published: body.published,
+          scheduled_at: scheduledAt,
           created_by: ctx.actor.id,
           created_at: now,
           updated_at: now,
@@ -100,6 +112,72 @@ export function createPostService({ db, clock, jobs, materials }: PostServiceDep
       return { batch_id: batchId, task_id: taskId, count: rows.length };
     },
 
+    /**
+     * "Retry failed": the batch's failed posts go back to pending, and posts a run left `creating`
+     * when it gave up stay so; the job looks up every post whose call ever went out before it
+     * sends it again, so nothing is posted twice. Created posts are never touched.
+     */
+    async retryFailed(ctx: RequestContext, body: RetryPostsBody): Promise<{ items: number; task_id: number }> {
+      const users = await visibleUserIds(db, ctx.actor);
+      const rows = await db.selectFrom('page_posts').select(['id', 'page_id', 'status', 'task_id', 'created_by']).where('batch_id', '=', body.batch_id).execute();
+      if (!rows.length || (users && rows.some((r) => !users.includes(r.created_by)))) throw new AppError('POST_BATCH_NOT_FOUND', {}, 'batch_id');
+      const taskIds = [...new Set(rows.map((r) => r.task_id).filter((t): t is number => t !== null).map(Number))];
+      const active = taskIds.length
+        ? await db.selectFrom('job_runs').select('id').where('id', 'in', taskIds).where('status', 'in', ['queued', 'running']).executeTakeFirst()
+        : undefined;
+      if (active) throw new AppError('POST_BATCH_BUSY');
+      // No run is under way: anything not created nor failed was left behind by a run that gave up.
+      const again = rows.filter((r) => r.status !== 'created');
+      if (!again.length) throw new AppError('POST_NOTHING_TO_RETRY');
+      // The caller must still be able to use every page posted on again (and it must hold a token).
+      const pageIds = [...new Set(again.map((r) => r.page_id))];
+      const pages = await usablePages(db, ctx.actor, pageIds);
+      if (pages.length !== pageIds.length) throw new AppError('POST_PAGE_NOT_ALLOWED', {}, 'batch_id');
+      const ids = again.map((r) => r.id);
+      return db.transaction().execute(async (trx) => {
+        const now = clock.now();
+        await trx.updateTable('page_posts').set({ status: 'pending', error: null, error_en: null, updated_at: now }).where('id', 'in', ids).where('status', '=', 'failed').execute();
+        const taskId = await jobs.enqueue(POSTS_JOB, { batch_id: body.batch_id }, { createdBy: ctx.actor.id, key: `poster:${ctx.actor.id}`, trx });
+        await trx.updateTable('page_posts').set({ task_id: taskId }).where('id', 'in', ids).execute();
+        await writeAudit(trx, ctx, { action: 'posts.retry_failed', entity_type: 'page_post_batch', entity_id: body.batch_id, after: { items: ids.length, task_id: taskId } });
+        return { items: ids.length, task_id: taskId };
+      });
+    },
+
+    /**
+     * The page's existing posts read from the platform with its token (made here or elsewhere,
+     * published, unpublished or scheduled), a cursor page at a time; posts made here are marked.
+     */
+    async platformPosts(ctx: RequestContext, body: ListPlatformPostsBody): Promise<{ list: PlatformPost[]; after: string | null }> {
+      const [page] = await usablePages(db, ctx.actor, [body.page_id]);
+      if (!page) throw new AppError('POST_PAGE_NOT_ALLOWED', {}, 'page_id');
+      const token = page.has_token ? await pageTokenOf(db, secrets, page.id) : null;
+      if (!token) throw new AppError('POST_PAGE_NO_TOKEN', {}, 'page_id');
+      let answer: Awaited<ReturnType<AdPlatformClient['listPagePosts']>>;
+      try {
+        answer = await requirePlatform(platform).listPagePosts(token, page.platform_id, { limit: body.limit, ...(body.after && { after: body.after }) });
+      } catch (err) {
+        throw toAppError(err);
+      }
+      const ids = answer.posts.map((p) => p.id);
+      const local = new Map(ids.length ? (await db.selectFrom('page_posts').select(['id', 'platform_post_id']).where('platform_post_id', 'in', ids).execute()).map((r) => [r.platform_post_id!, r.id]) : []);
+      return {
+        after: answer.after,
+        list: answer.posts.map((p) => ({
+          id: p.id,
+          message: p.message,
+          created_time: p.createdTime ? p.createdTime.toISOString() : null,
+          is_published: p.isPublished,
+          media_type: p.mediaType,
+          picture: p.picture,
+          link: p.link,
+          permalink: p.permalink,
+          scheduled_publish_time: p.scheduledPublishTime ? p.scheduledPublishTime.toISOString() : null,
+          local_id: local.get(p.id) ?? null,
+        })),
+      };
+    },
+
     async list(ctx: RequestContext, body: ListPostsBody): Promise<{ list: PagePost[]; total: number }> {
       let q = db
         .selectFrom('page_posts as x')
@@ -110,13 +188,16 @@ export function createPostService({ db, clock, jobs, materials }: PostServiceDep
       if (users) q = q.where('x.created_by', 'in', users.length ? users : [0]);
       if (body.page_id) q = q.where('x.page_id', '=', body.page_id);
       if (body.status) q = q.where('x.status', '=', body.status);
-      if (body.published !== undefined) q = q.where('x.published', '=', body.published);
+      // A scheduled post counts as published once its time has passed (the platform made it live).
+      const now = clock.now();
+      if (body.published === true) q = q.where((eb) => eb.or([eb('x.published', '=', true), eb('x.scheduled_at', '<=', now)]));
+      if (body.published === false) q = q.where('x.published', '=', false).where((eb) => eb.or([eb('x.scheduled_at', 'is', null), eb('x.scheduled_at', '>', now)]));
       if (body.kind) q = q.where('x.kind', '=', body.kind);
       if (body.batch_id) q = q.where('x.batch_id', '=', body.batch_id);
       if (body.keyword) q = q.where('x.message', 'ilike', `%${escapeLike(body.keyword)}%`);
       const total = Number((await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
       const rows = await q
-        .select(['x.id', 'x.batch_id', 'x.kind', 'x.message', 'x.link', 'x.call_to_action', 'x.published', 'x.status', 'x.platform_post_id', 'x.error', 'x.error_en', 'x.created_at', 'x.posted_at'])
+        .select(['x.id', 'x.batch_id', 'x.kind', 'x.message', 'x.link', 'x.call_to_action', 'x.published', 'x.scheduled_at', 'x.status', 'x.platform_post_id', 'x.error', 'x.error_en', 'x.created_at', 'x.posted_at'])
         .select(['p.id as page_id', 'p.name as page_name', 'p.platform_id as page_platform_id', 'u.id as user_id', 'u.name as user_name', 'm.id as material_id', 'm.file_name as material_name'])
         .orderBy('x.id', 'desc')
         .limit(body.page_size)
@@ -133,7 +214,8 @@ export function createPostService({ db, clock, jobs, materials }: PostServiceDep
           message: r.message,
           link: r.link,
           call_to_action: r.call_to_action,
-          published: r.published,
+          published: r.published || (r.scheduled_at !== null && new Date(r.scheduled_at).getTime() <= now.getTime()),
+          scheduled_at: iso(r.scheduled_at),
           status: r.status,
           platform_post_id: r.platform_post_id,
           error: ctx.lang === 'en' ? (r.error_en ?? r.error) : r.error,
@@ -150,8 +232,11 @@ export type PostService = ReturnType<typeof createPostService>;
 
 /** The page's token from a personal account that holds one (the first that decrypts). */
 async function pageToken(ctx: JobContext<unknown>, pageId: number): Promise<string | null> {
-  const secrets = secretBoxFor(ctx.db, ctx.config.tokenEncryptionKey, ctx.log, ctx.config.tokenEncryptionKeyPrevious);
-  const rows = await ctx.db
+  return pageTokenOf(ctx.db, secretBoxFor(ctx.db, ctx.config.tokenEncryptionKey, ctx.log, ctx.config.tokenEncryptionKeyPrevious), pageId);
+}
+
+async function pageTokenOf(db: Db, secrets: SecretBox, pageId: number): Promise<string | null> {
+  const rows = await db
     .selectFrom('personal_account_pages as pp')
     .innerJoin('personal_accounts as pa', 'pa.id', 'pp.personal_account_id')
     .select('pp.page_token_enc')
@@ -188,7 +273,7 @@ export const pagePostsJob = defineJob<{ batch_id: string }>({
     const rows = await db
       .selectFrom('page_posts as x')
       .innerJoin('pages as p', 'p.id', 'x.page_id')
-      .select(['x.id', 'x.page_id', 'x.kind', 'x.material_id', 'x.message', 'x.link', 'x.call_to_action', 'x.published', 'x.status', 'p.platform_id as page_platform_id'])
+      .select(['x.id', 'x.page_id', 'x.kind', 'x.material_id', 'x.message', 'x.link', 'x.call_to_action', 'x.published', 'x.scheduled_at', 'x.status', 'x.attempts', 'p.platform_id as page_platform_id'])
       .where('x.batch_id', '=', ctx.data.batch_id)
       .orderBy('x.id')
       .execute();
@@ -211,8 +296,9 @@ export const pagePostsJob = defineJob<{ batch_id: string }>({
       // The video's title: how a lost create is told apart from other posts of the same text.
       const title = fileName ? fileName.replace(/\.[^.]+$/, '') : null;
       const input = { kind: r.kind, message: r.message, title };
-      if (r.status === 'creating') {
-        // The call went out before: it may have been applied. Posts already recorded are not it.
+      if (r.status === 'creating' || r.attempts > 0) {
+        // The call went out before (a lost answer, a dead run, or a retried failure): it may have
+        // been applied. Posts already recorded are not it.
         const known = new Set((await db.selectFrom('page_posts').select('platform_post_id').where('page_id', '=', r.page_id).where('platform_post_id', 'is not', null).execute()).map((k) => k.platform_post_id!));
         const found = await ctx.platform.findPagePost(token, r.page_platform_id, input, known, { signal: ctx.signal });
         if (found) {
@@ -230,7 +316,7 @@ export const pagePostsJob = defineJob<{ batch_id: string }>({
         const out = await ctx.platform.createPagePost(
           token,
           r.page_platform_id,
-          { ...input, link: r.link, callToAction: r.call_to_action, published: r.published, file: file ? { data: file.data, filename: file.filename, ...(file.contentType && { contentType: file.contentType }) } : null },
+          { ...input, link: r.link, callToAction: r.call_to_action, published: r.published, scheduledPublishTime: r.scheduled_at ? new Date(r.scheduled_at) : null, file: file ? { data: file.data, filename: file.filename, ...(file.contentType && { contentType: file.contentType }) } : null },
           { signal: ctx.signal },
         );
         await created(r.id, out);

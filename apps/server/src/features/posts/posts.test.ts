@@ -33,8 +33,24 @@ let staffId: number;
 /** Our pages: two the staff may use, one they may not. */
 const page: number[] = [];
 const m: Record<'video' | 'image' | 'foreign', number> = {} as never;
+/** The batch with failures (page 2's token cannot post), retried later. */
+let failedBatch = '';
 /** Answers of createPagePost calls to lose (the platform applied them). */
 let dropNext = 0;
+
+/** Page videos above this go up in chunks of this size (the simulator's chunk size too). */
+const CHUNK = 4096;
+/** The start_offset of every chunk transfer sent, in order. */
+const transfers: number[] = [];
+/** Lose the answer of this transfer (1-based, counted over the file) after the platform took the chunk. */
+let dropTransferAt = 0;
+const lossyFetch: typeof fetch = async (input, init) => {
+  const form = init?.body instanceof FormData && init.body.get('upload_phase') === 'transfer' ? init.body : null;
+  if (form) transfers.push(Number(form.get('start_offset')));
+  const res = await fetch(input, init);
+  if (form && res.ok && transfers.length === dropTransferAt) throw new TypeError('fetch failed: other side closed');
+  return res;
+};
 
 function droppable(inner: AdPlatformClient): AdPlatformClient {
   return new Proxy(inner, {
@@ -58,7 +74,8 @@ const count = async () => Number((await t.db.selectFrom('page_posts').select((eb
 const simPosts = async (pageIndex: number) => (await graph(sim, fb.pages[pageIndex]!.access_token, 'GET', `${fb.pages[pageIndex]!.id}/promotable_posts`, { fields: 'id,message,is_published,attachments', limit: 100 })).data as any[];
 
 beforeAll(async () => {
-  sim = await startTestSimulator();
+  sim = await startTestSimulator({ fetch: lossyFetch, pageVideoResumableBytes: CHUNK });
+  await sim.control('PUT', '/__sim/settings', { video_chunk_bytes: CHUNK });
   media = makeTestMedia();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ads-posts-'));
   config = materialsConfig(dir);
@@ -148,6 +165,7 @@ describe('page posts', () => {
     });
     expect(res.code, res.message).toBe(0);
     expect(res.data.count).toBe(6);
+    failedBatch = res.data.batch_id;
     const run = await waitForRun(t.db, res.data.task_id, (r) => r.status === 'success' || r.status === 'failed', 30_000);
     expect(run.status).toBe('success');
     expect(run.summary).toMatchObject({ ok: 3, failed: 3 });
@@ -174,6 +192,51 @@ describe('page posts', () => {
     expect(filtered.data.list.map((r: any) => r.id)).toEqual([ok.find((r) => r.kind === 'video').id]);
   });
 
+  it('retries only the failed posts of a batch, adopting one the platform had made instead of posting it again', async () => {
+    const rowsOf = async () => (await call('list', { batch_id: failedBatch, page_size: 50 })).data.list as any[];
+    const before = await rowsOf();
+    const createdIds = new Map(before.filter((r) => r.status === 'created').map((r) => [r.id, r.platform_post_id]));
+    expect(createdIds.size).toBe(3);
+    // Someone else cannot retry it; a run cannot start while the batch's own is going.
+    const other = await createUser(t.db, { paths: ['/advertising/post'] });
+    const refused = await call('retry_failed', { batch_id: failedBatch }, await t.login(other.account, other.password));
+    expect(refused.message).toMatch(/outside your scope/);
+    expect((await call('retry_failed', { batch_id: 'no-such-batch' })).message).toMatch(/outside your scope/);
+
+    // Page 2 gets a working token; one photo the platform made is recorded as failed with its
+    // call sent (its answer said otherwise): the retry must find it, not post it a second time.
+    const secrets = secretBoxFor(t.db, config.tokenEncryptionKey);
+    await t.db.updateTable('personal_account_pages').set({ page_token_enc: await secrets.encrypt(fb.pages[1]!.access_token) }).where('page_id', '=', page[1]!).execute();
+    const photo = before.find((r) => r.page.id === page[0] && r.kind === 'photo');
+    await t.db.updateTable('page_posts').set({ status: 'failed', platform_post_id: null, error: 'lost', error_en: 'lost' }).where('id', '=', photo.id).execute();
+    const simBefore = (await simPosts(0)).length;
+
+    const res = await call('retry_failed', { batch_id: failedBatch });
+    expect(res.code, res.message).toBe(0);
+    expect(res.data.items).toBe(4);
+    const busy = await call('retry_failed', { batch_id: failedBatch });
+    const run = await waitForRun(t.db, res.data.task_id, (r) => r.status === 'success' || r.status === 'failed', 30_000);
+    if (busy.code !== 0) expect(busy.message).toMatch(/still posting|no failed posts/);
+    expect(run.status).toBe('success');
+    expect(run.summary).toMatchObject({ ok: 6, failed: 0 });
+
+    const after = await rowsOf();
+    expect(after.map((r) => r.status)).toEqual(Array(6).fill('created'));
+    expect(after.every((r) => r.error === null)).toBe(true);
+    // The two created before kept their posts; the adopted photo got its original id back.
+    for (const [id, postId] of createdIds) expect(after.find((r) => r.id === id).platform_post_id).toBe(postId);
+    expect((await simPosts(0)).length).toBe(simBefore);
+    expect((await simPosts(0)).filter((p) => p.message === 'Poster of the week')).toHaveLength(1);
+    const page2 = await simPosts(1);
+    expect(page2.map((p) => p.message).sort()).toEqual(['Episode 1 is out', 'Poster of the week', 'Read the story']);
+    expect(page2.map((p) => p.id).sort()).toEqual(after.filter((r) => r.page.id === page[1]).map((r) => r.platform_post_id).sort());
+    const audit = await t.db.selectFrom('audit_logs').select(['entity_id']).where('action', '=', 'posts.retry_failed').execute();
+    expect(audit).toEqual([{ entity_id: failedBatch }]);
+
+    const nothing = await call('retry_failed', { batch_id: failedBatch });
+    expect(nothing.message).toBe('The batch has no failed posts.');
+  });
+
   it('finds a post whose answer was lost instead of posting it twice', async () => {
     dropNext = 1;
     const res = await call('create', { page_ids: [page[0]], posts: [{ material_id: m.image, message: 'Lost answer photo' }], published: true });
@@ -196,5 +259,100 @@ describe('page posts', () => {
     expect(res.data.total).toBe(0);
     const mine = await call('list', { page_size: 1 });
     expect(mine.data.total).toBe(7);
+  });
+
+  it('lists a page’s existing posts from the platform a cursor page at a time, marking those made here', async () => {
+    // Two posts made on the page outside this system.
+    for (const message of ['Made elsewhere 1', 'Made elsewhere 2']) {
+      const made = await graph(sim, fb.pages[0]!.access_token, 'POST', `${fb.pages[0]!.id}/feed`, { message, link: 'https://drama.example.com/x', published: false });
+      expect(made.id).toMatch(/_/);
+    }
+    const all = await simPosts(0);
+    expect(all.length).toBeGreaterThan(4);
+    const seen: any[] = [];
+    let after: string | undefined;
+    for (let i = 0; i < 20; i++) {
+      const res = await call('platform', { page_id: page[0], limit: 2, ...(after && { after }) });
+      expect(res.code, res.message).toBe(0);
+      expect(res.data.list.length).toBeLessThanOrEqual(2);
+      seen.push(...res.data.list);
+      if (!res.data.after) break;
+      after = res.data.after;
+    }
+    expect(seen.map((p) => p.id).sort()).toEqual(all.map((p) => p.id).sort());
+    expect(new Set(seen.map((p) => p.id)).size).toBe(seen.length);
+    const local = new Map((await t.db.selectFrom('page_posts').select(['id', 'platform_post_id']).where('page_id', '=', page[0]!).execute()).map((r) => [r.platform_post_id, r.id]));
+    for (const p of seen) expect(p.local_id).toBe(local.get(p.id) ?? null);
+    const elsewhere = seen.find((p) => p.message === 'Made elsewhere 1');
+    expect(elsewhere).toMatchObject({ local_id: null, is_published: false, media_type: 'link', scheduled_publish_time: null });
+    expect(seen.find((p) => p.message === 'Episode 1 is out')).toMatchObject({ media_type: 'video', local_id: expect.any(Number) });
+
+    expect((await call('platform', { page_id: page[2] })).message).toMatch(/may not use it/);
+    const noPath = await createUser(t.db, { paths: ['/index'] });
+    expect((await call('platform', { page_id: page[0] }, await t.login(noPath.account, noPath.password))).code).not.toBe(0);
+  });
+
+  it('schedules posts within the window: made unpublished with their time, live once the platform’s clock reaches it', async () => {
+    const now = t.clock.now().getTime();
+    const at = (ms: number) => new Date(now + ms).toISOString();
+    const body = (scheduled_at: string, published = false) => ({ page_ids: [page[0]], posts: [{ material_id: null, message: 'Scheduled story', link: 'https://drama.example.com/s' }], published, scheduled_at });
+    const before = await count();
+    expect((await call('create', body(at(5 * 60_000)))).message).toBe('A scheduled post must go live between 15 minutes and 30 days from now.');
+    expect((await call('create', body(at(31 * 86_400_000)))).message).toBe('A scheduled post must go live between 15 minutes and 30 days from now.');
+    const published = await call('create', body(at(3_600_000), true));
+    expect(published.code).not.toBe(0);
+    expect(published.data.errors[0].field).toBe('scheduled_at');
+    expect(await count()).toBe(before);
+
+    const when = new Date(now + 2 * 3_600_000);
+    const res = await call('create', { ...body(when.toISOString()), posts: [{ material_id: null, message: 'Scheduled story', link: 'https://drama.example.com/s' }, { material_id: m.image, message: 'Scheduled poster' }] });
+    expect(res.code, res.message).toBe(0);
+    const run = await waitForRun(t.db, res.data.task_id, (r) => r.status === 'success' || r.status === 'failed', 30_000);
+    expect(run.summary).toMatchObject({ ok: 2, failed: 0 });
+    const rows = (await call('list', { batch_id: res.data.batch_id, page_size: 50 })).data.list as any[];
+    expect(rows.map((r) => [r.status, r.published, r.scheduled_at])).toEqual([
+      ['created', false, when.toISOString()],
+      ['created', false, when.toISOString()],
+    ]);
+    const onSim = async (id: string) => graph(sim, fb.pages[0]!.access_token, 'GET', id, { fields: 'is_published,scheduled_publish_time' });
+    for (const r of rows) expect(await onSim(r.platform_post_id)).toEqual({ id: r.platform_post_id, is_published: false, scheduled_publish_time: Math.floor(when.getTime() / 1000) });
+    const listed = (await call('platform', { page_id: page[0], limit: 100 })).data.list as any[];
+    expect(listed.find((p) => p.id === rows[0].platform_post_id)).toMatchObject({ is_published: false, scheduled_publish_time: when.toISOString(), local_id: rows[0].id });
+    expect((await call('list', { batch_id: res.data.batch_id, published: false })).data.total).toBe(2);
+
+    // The platform's clock (and ours) passes the time: live on the page, and shown as published.
+    await sim.control('POST', '/__sim/clock', { advance: '2h' });
+    await syncClocks(t, sim);
+    for (const r of rows) expect(await onSim(r.platform_post_id)).toEqual({ id: r.platform_post_id, is_published: true });
+    const after = (await call('list', { batch_id: res.data.batch_id, page_size: 50 })).data.list as any[];
+    expect(after.every((r) => r.published === true && r.scheduled_at === when.toISOString())).toBe(true);
+    expect((await call('list', { batch_id: res.data.batch_id, published: true })).data.total).toBe(2);
+    expect((await call('list', { batch_id: res.data.batch_id, published: false })).data.total).toBe(0);
+  });
+
+  it('sends a large video in chunks at the offsets the platform gives, going on where it says after a chunk whose answer was lost', async () => {
+    const size = media.video.length;
+    expect(size).toBeGreaterThan(3 * CHUNK);
+    transfers.length = 0;
+    dropTransferAt = 2;
+    const res = await call('create', { page_ids: [page[0]], posts: [{ material_id: m.video, message: 'Chunked episode', link: 'https://drama.example.com/c', call_to_action: 'WATCH_MORE' }], published: true });
+    expect(res.code, res.message).toBe(0);
+    const run = await waitForRun(t.db, res.data.task_id, (r) => r.status === 'success' || r.status === 'failed', 30_000);
+    expect(run.status).toBe('success');
+    expect(run.attempt).toBe(1);
+    const chunks = Math.ceil(size / CHUNK);
+    // Every chunk once at its own offset, but the second sent again after its answer was lost;
+    // the platform had it, and the next one went from the offset it named.
+    const expected = Array.from({ length: chunks }, (_, k) => k * CHUNK);
+    expect(transfers.filter((o, k) => transfers.indexOf(o) !== k)).toEqual([CHUNK]);
+    expect([...new Set(transfers)]).toEqual(expected);
+    expect(transfers.indexOf(2 * CHUNK)).toBe(transfers.lastIndexOf(CHUNK) + 1);
+    const row = await t.db.selectFrom('page_posts').selectAll().where('batch_id', '=', res.data.batch_id).executeTakeFirstOrThrow();
+    expect(row.status).toBe('created');
+    const same = (await simPosts(0)).filter((p) => p.message === 'Chunked episode');
+    expect(same.map((p) => p.id)).toEqual([row.platform_post_id]);
+    const video = await graph(sim, fb.pages[0]!.access_token, 'GET', row.platform_media_id!, { fields: 'post_id,published,title' });
+    expect(video).toMatchObject({ post_id: row.platform_post_id, published: true, title: 'video' });
+    dropTransferAt = 0;
   });
 });

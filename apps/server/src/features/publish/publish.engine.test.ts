@@ -346,6 +346,44 @@ describe('a scheme of 2 accounts × 2 videos × 2 texts', () => {
   });
 });
 
+describe('one dynamic creative', () => {
+  it('publishes an is_dynamic_creative ad set with one ad whose creative is the asset feed Meta requires', async () => {
+    const d = draft({ accounts: [acc[0]!], videos: [m.video, m.video2], texts: ['Dyn body one', 'Dyn body two'], naming: { campaign: 'dyn-{seq}', adset: 'dyn-{seq}', ad: 'dyn-{material}-{seq}' } });
+    const { scheme_id } = await submit({ ...d, creatives: { ...(d.creatives as any), images: [m.image], texts: { primary_texts: ['Dyn body one', 'Dyn body two'], headlines: ['Episode 1', 'Tonight'], descriptions: ['Free to watch'], language: 'en' }, combination: 'dynamic' } });
+    const end = await runToEnd(scheme_id);
+    expect(end.status, end.message_en ?? '').toBe('done');
+    const o = await schemeObjects(scheme_id, 0);
+    expect([o.campaigns.length, o.adsets.length, o.ads.length, o.creatives.length]).toEqual([1, 1, 1, 1]);
+    const get = async (id: string, fields: string) => (await (await fetch(`${sim.url}/v25.0/${id}?fields=${fields}`, { headers: { authorization: `Bearer ${fb.access_token}` } })).json()) as any;
+    expect((await get(o.adsets[0].id, 'is_dynamic_creative')).is_dynamic_creative).toBe(true);
+    const creative = await get(o.ads[0].creative.id, 'asset_feed_spec,object_story_spec,url_tags');
+    // The videos and the image as pushed to this account, each video with a thumbnail.
+    const pushed = async (id: number) => (await database.db.selectFrom('material_pushes').select('platform_ref').where('material_id', '=', id).where('ad_account_id', '=', acc[0]!).executeTakeFirstOrThrow()).platform_ref;
+    const feed = creative.asset_feed_spec;
+    expect(feed.videos.map((v: any) => v.video_id).sort()).toEqual([await pushed(m.video), await pushed(m.video2)].sort());
+    expect(feed.videos.every((v: any) => /^[0-9a-f]{32}$/.test(v.thumbnail_hash))).toBe(true);
+    expect(feed.images).toEqual([{ hash: await pushed(m.image) }]);
+    expect(feed).toMatchObject({
+      bodies: [{ text: 'Dyn body one' }, { text: 'Dyn body two' }],
+      titles: [{ text: 'Episode 1' }, { text: 'Tonight' }],
+      descriptions: [{ text: 'Free to watch' }],
+      link_urls: [{ website_url: 'https://drama.example.com/play/D1?ep=1' }],
+      call_to_action_types: ['WATCH_MORE'],
+      // Videos and an image together: the one format that mixes them.
+      ad_formats: ['AUTOMATIC_FORMAT'],
+    });
+    expect(creative.object_story_spec).toEqual({ page_id: fb.pages[0]!.id });
+    expect(creative.url_tags).toBe('c={{campaign.id}}&s={{adset.id}}&a={{ad.id}}');
+  });
+
+  it('refuses more assets than a dynamic creative takes in preview, naming the limit', async () => {
+    const d = draft({ accounts: [acc[0]!] });
+    const res = await call('/publish/preview', { draft: { ...d, creatives: { ...(d.creatives as any), texts: { primary_texts: ['a'], headlines: ['1', '2', '3', '4', '5', '6'], descriptions: [], language: 'en' }, combination: 'dynamic' }, validate: false } });
+    expect(res.code, res.message).toBe(0);
+    expect(res.data.issues.filter((i: any) => i.code === 'PUB_DYNAMIC_LIMIT').map((i: any) => i.message)).toEqual(['A dynamic creative holds at most 10 videos, 10 images and 5 each of primary texts, headlines and descriptions.']);
+  });
+});
+
 describe('faults mid-scheme', () => {
   it('a rate limit stops one account’s creates; the scheme goes on by continuation and ends with every object once', async () => {
     await sim.control('POST', '/__sim/faults', { path: '/act_*/ads', method: 'POST', count: null, error: { code: 17, error_subcode: 2446079, message: '(#17) User request limit reached' } });

@@ -8,6 +8,7 @@ import { secretBoxFor, SecretUnreadableError } from '../../lib/crypto.ts';
 import { isAuthFailure, platformDetail } from '../../lib/platform-errors.ts';
 import { PlatformError, type AdPlatformClient, type CreateRequest, type CreateResult } from '../../platform/types.ts';
 import { createAdOperations } from '../ad-data/ad-ops.service.ts';
+import { startAllowance } from '../start/start.service.ts';
 import { createAdSync } from '../ad-data/ad-sync.service.ts';
 import { pushesFor, queuePushesForPublish, settleVideoPush, thumbnailBytes, type PairPush } from '../materials/materials.service.ts';
 import { creativeMaterials, linkSchemeItems } from './scheme-links.service.ts';
@@ -677,7 +678,7 @@ export const publishStartJob = defineJob<StartJobData>({
     const d = ctx.data;
     const action = d.action ?? 'activate';
     const schemeIds = [...(d.scheme_ids ?? []), ...(d.scheme_id ? [d.scheme_id] : [])];
-    const schemes = schemeIds.length ? await ctx.db.selectFrom('publish_schemes').select(['id', 'name', 'status', 'created_by']).where('id', 'in', schemeIds).execute() : [];
+    const schemes = schemeIds.length ? await ctx.db.selectFrom('publish_schemes').select(['id', 'name', 'status', 'created_by', 'platform']).where('id', 'in', schemeIds).execute() : [];
     if (d.scheme_id && !schemes.length) return { status: 'failed', message: both('SCHEME_NOT_FOUND') };
     const live = schemes.filter((s) => s.status !== 'cancelled');
     if (d.scheme_id && !live.length) return { status: 'skipped', message: both('JOB_PUBLISH_CANCELLED', { name: schemes[0]!.name, created: 0, cancelled: 0 }) };
@@ -702,11 +703,29 @@ export const publishStartJob = defineJob<StartJobData>({
     const ops = createAdOperations({ db: ctx.db, clock: ctx.clock, platform: ctx.platform, sync });
     // A retry of an interrupted run: objects it already switched are logged as this task; skip them.
     const done = new Set((await ctx.db.selectFrom('ad_operations').select('object_id').where('start_task_id', '=', ctx.runId).where('result', '=', 'ok').execute()).map((r) => r.object_id));
-    const todo = campaigns.map((c) => c.id).filter((id) => !done.has(id));
+    let todo = campaigns.map((c) => c.id).filter((id) => !done.has(id));
     const userId = d.by ?? schemes[0]?.created_by ?? null;
-    const { results } = todo.length ? await ops.apply({ type: 'start_task', startTaskId: ctx.runId, userId }, { level: 'campaign', ids: todo, action }) : { results: [] };
+    const opActor = { type: 'start_task' as const, startTaskId: ctx.runId, userId };
+    // Switching on is checked again now: the creator may have been disabled, lost the role or the
+    // account since the task was made. Each object refused is logged as the task. Switching off
+    // (day-parting's end) goes ahead: it only stops spend.
+    const refusedResults: { error: Bilingual }[] = [];
+    if (action === 'activate' && todo.length) {
+      const check = await startAllowance(ctx.db, userId, todo, d.scheme_id && !d.by ? (schemes[0]?.platform ?? null) : null);
+      const refusedIds = todo.filter((id) => !check.allowed.has(id));
+      if (refusedIds.length) {
+        const name = check.refusal ? '' : ((await ctx.db.selectFrom('users').select('name').where('id', '=', userId!).executeTakeFirst())?.name ?? `#${userId}`);
+        const error = check.refusal ?? both('START_OUT_OF_SCOPE', { name });
+        // A retried run does not log the same refusal twice.
+        const logged = new Set((await ctx.db.selectFrom('ad_operations').select('object_id').where('start_task_id', '=', ctx.runId).where('result', '=', 'failed').execute()).map((r) => r.object_id));
+        await ops.refuse(opActor, { level: 'campaign', ids: refusedIds.filter((id) => !logged.has(id)), action: 'activate' }, error);
+        refusedResults.push(...refusedIds.map(() => ({ error })));
+        todo = todo.filter((id) => check.allowed.has(id));
+      }
+    }
+    const { results } = todo.length ? await ops.apply(opActor, { level: 'campaign', ids: todo, action }) : { results: [] };
     const ok = results.filter((r) => r.result === 'ok').length + done.size;
-    const failed = results.filter((r) => r.result === 'failed');
+    const failed = [...refusedResults, ...results.filter((r) => r.result === 'failed')];
     if (failed.length) return { status: 'failed', summary: { ok, failed: failed.length }, message: both(action === 'pause' ? 'JOB_START_OFF_FAILED' : 'JOB_PUBLISH_START_FAILED', { failed: failed.length, count: ok, first: failed[0]!.error ?? '' }) };
     return { status: 'success', summary: { ok }, message: both(doneKey, { count: ok }) };
   },

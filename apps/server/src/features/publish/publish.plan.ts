@@ -398,7 +398,10 @@ export function expandDraft(input: PlanInput): Plan {
       else if (m && !m.has_thumb) err('PUB_VIDEO_NO_COVER', { name: m.file_name }, { field: `creatives.videos.${i}.cover_material_id` });
     });
     c.images.forEach((id, i) => check(id, 'image', `creatives.images.${i}`));
-    if (c.combination === 'dynamic' && (c.videos.length > PUBLISH_LIMITS.dynamicVideos || (c.texts?.primary_texts.length ?? 0) > PUBLISH_LIMITS.dynamicTexts)) {
+    // Meta's asset feed: at most 10 videos and 10 images, 5 each of bodies, titles and descriptions.
+    const t = c.texts;
+    const texts = Math.max(t?.primary_texts.length ?? 0, t?.headlines.length ?? 0, t?.descriptions.length ?? 0);
+    if (c.combination === 'dynamic' && (c.videos.length > PUBLISH_LIMITS.dynamicVideos || c.images.length > PUBLISH_LIMITS.dynamicVideos || texts > PUBLISH_LIMITS.dynamicTexts)) {
       err('PUB_DYNAMIC_LIMIT', { videos: PUBLISH_LIMITS.dynamicVideos, texts: PUBLISH_LIMITS.dynamicTexts }, { field: 'creatives.combination' });
     }
   }

@@ -1,6 +1,6 @@
 import type { RuleConditionTree } from '@ads/contracts';
 import { describe, expect, it } from 'vitest';
-import { compare, dueSlot, evaluateTree, latestSlot, newBudgetMinor, nextSlot, tickOf, windowDays, windowSince, type ObjectFigures } from './rules.engine.ts';
+import { compare, dueSlot, evaluateTree, latestSlot, newBudgetMinor, nextSlot, tickOf, treeMet, windowDays, windowSince, type ObjectFigures } from './rules.engine.ts';
 
 // The engine's decisions without I/O: schedule slots, windows, condition trees, budgets.
 
@@ -51,6 +51,9 @@ describe('rule windows and conditions', () => {
     expect(evaluateTree(tree('all', 'any'), f).met).toBe(true);
     expect(evaluateTree(tree('all', 'all'), f).met).toBe(false);
     expect(evaluateTree(tree('any', 'all'), f).met).toBe(true);
+    // The engine's quick test (no figures recorded) says the same for every combination.
+    for (const a of ['all', 'any'] as const) for (const b of ['all', 'any'] as const) expect(treeMet(tree(a, b), f)).toBe(evaluateTree(tree(a, b), f).met);
+    expect(treeMet(tree('all', 'all'), f)).toBe(false);
     const { values } = evaluateTree(tree('all', 'all'), f);
     expect(values.map((v) => [v.metric, v.actual, v.met])).toEqual([
       ['spend', 30, true],

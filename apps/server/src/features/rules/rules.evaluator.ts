@@ -26,9 +26,9 @@ import { latestRates } from '../../lib/fx.ts';
 import { visibleAdAccountIds, type ScopeActor } from '../../lib/scope.ts';
 import { addDays, dayIn, startOfDay } from '../../lib/tz.ts';
 import { currencyOffset, toMajor } from '../../platform/currency.ts';
-import { failureText, type AdOperations } from '../ad-data/ad-ops.service.ts';
+import { failureText, type AdOperations, type OpResult } from '../ad-data/ad-ops.service.ts';
 import type { NotifyInput } from '../notifications/notifications.service.ts';
-import { evaluateTree, newBudgetMinor, treeExtras, treeWindows, windowDays, windowKey, windowSince, type ObjectFigures } from './rules.engine.ts';
+import { evaluateTree, newBudgetMinor, treeExtras, treeMet, treeWindows, windowDays, windowKey, windowSince, type ObjectFigures } from './rules.engine.ts';
 import {
   budgetChangesSince,
   candidates,
@@ -37,6 +37,7 @@ import {
   completeFirings,
   dueStops,
   findRule,
+  finishedOps,
   finishEvaluation,
   firedObjects,
   holderSpendSince,
@@ -148,6 +149,22 @@ export class RuleOwnerError extends Error {
   }
 }
 
+/**
+ * Optional per-phase timing of the engine (the rules benchmark sets it to find where a tick's
+ * time goes); null in the server, where it costs one comparison per phase.
+ */
+export const ruleProfiler: { record: ((phase: string, ms: number) => void) | null } = { record: null };
+
+async function timed<T>(phase: string, work: () => Promise<T>): Promise<T> {
+  if (!ruleProfiler.record) return work();
+  const t0 = performance.now();
+  try {
+    return await work();
+  } finally {
+    ruleProfiler.record(phase, performance.now() - t0);
+  }
+}
+
 const extrasEmpty = { object_age_hours: null, hours_since_change: null, budget_used_pct: null };
 
 /**
@@ -231,13 +248,13 @@ export function createRuleEvaluator(deps: EvaluatorDeps) {
     const planned = memo.windows.get(level);
     if (shared && planned?.has(windowKey(window)) && own.every((c) => shared.has(c))) {
       const all = await remember(memo.allSums, `${level}|${today}|${accountIds.join(',')}`, () =>
-        multiWindowSums(
+        timed(`figures.multiWindowSums.${level}`, () => multiWindowSums(
           db,
           level,
           accountIds,
           [...planned].map(([key, w]) => ({ key, ...windowDays(w, today), columns: [...(memo.columns.get(`${level}|${key}`) ?? [])] })),
           today,
-        ),
+        )),
       );
       return all.get(windowKey(window)) ?? new Map();
     }
@@ -256,7 +273,7 @@ export function createRuleEvaluator(deps: EvaluatorDeps) {
   /** Hourly sums through the tick's memo: once per level, hour and accounts, for all their objects. */
   async function memoHours(memo: TickMemo | undefined, level: RuleLevel, accountIds: number[], ids: number[], since: Date) {
     if (!memo) return hourSums(db, level, ids, since);
-    const rows = await remember(memo.hours, `${level}|${since.getTime()}|${accountIds.join(',')}`, () => hourSumsByAccounts(db, level, accountIds, since));
+    const rows = await remember(memo.hours, `${level}|${since.getTime()}|${accountIds.join(',')}`, () => timed(`figures.hourSums.${level}`, () => hourSumsByAccounts(db, level, accountIds, since)));
     const wanted = new Set(ids);
     return rows.filter((r) => wanted.has(r.k));
   }
@@ -329,10 +346,17 @@ export function createRuleEvaluator(deps: EvaluatorDeps) {
       // Today's spend of the budget holder since the start of its account's day, against its daily budget.
       // Read by the holders' accounts (a holder's ads are all in its account), not by a long id list.
       const groups = new Map<string, { level: 'campaign' | 'adset'; since: Date; holders: Set<number>; accounts: Set<number> }>();
+      // The start of today per zone, worked out once per zone (not per object: 100,000 Intl calls took seconds).
+      const dayStart = new Map<string, Date>();
+      const startIn = (tz: string) => {
+        let d = dayStart.get(tz);
+        if (!d) dayStart.set(tz, (d = new Date(startOfDay(dayIn(now.getTime(), tz), tz))));
+        return d;
+      };
       for (const o of objects) {
         if (!o.holder_daily_minor) continue;
         const tz = accounts.get(o.ad_account_id)?.timezone_name ?? 'UTC';
-        const since = new Date(startOfDay(dayIn(now.getTime(), tz), tz));
+        const since = startIn(tz);
         const k = `${o.holder_level}|${since.getTime()}`;
         const g = groups.get(k) ?? { level: o.holder_level, since, holders: new Set<number>(), accounts: new Set<number>() };
         g.holders.add(o.holder_id);
@@ -341,7 +365,7 @@ export function createRuleEvaluator(deps: EvaluatorDeps) {
       }
       const spent = new Map<string, number>();
       for (const g of groups.values()) {
-        for (const [id, minor] of await holderSpendSince(db, g.level, [...g.accounts], g.since)) if (g.holders.has(id)) spent.set(`${g.level}:${id}`, minor);
+        for (const [id, minor] of await timed('figures.holderSpend', () => holderSpendSince(db, g.level, [...g.accounts], g.since))) if (g.holders.has(id)) spent.set(`${g.level}:${id}`, minor);
       }
       for (const o of objects) {
         if (!o.holder_daily_minor) continue;
@@ -364,25 +388,27 @@ export function createRuleEvaluator(deps: EvaluatorDeps) {
    */
   async function plan(spec: RuleSpec, owner: ScopeActor, now: Date, ruleId: number | null, memo?: TickMemo): Promise<Plan> {
     const today = dayIn(now.getTime(), reportTimezone);
-    const accounts = await accountsFor(spec, owner);
+    const accounts = await timed('plan.accounts', () => accountsFor(spec, owner));
     const byId = new Map(accounts.map((a) => [a.id, a]));
-    const states = await syncStates(db, accounts.map((a) => a.id));
+    const states = await timed('plan.syncStates', () => syncStates(db, accounts.map((a) => a.id)));
     const synced = states.map((s) => s.insights_synced_at).filter((d): d is Date => d !== null);
     const dataAsOf = synced.length === accounts.length && synced.length ? new Date(Math.min(...synced.map((d) => d.getTime()))) : null;
     const mode = spec.action.type === 'activate' ? (spec.action.only_paused_by_rules ? 'paused_by_rule' : 'paused') : 'active';
-    const objects = await memoCandidates(memo, spec.level, accounts.map((a) => a.id), spec.filters, mode);
-    const figs = await figures(spec.level, objects, byId, [spec.conditions], now, today, memo);
+    const objects = await timed('plan.candidates', () => memoCandidates(memo, spec.level, accounts.map((a) => a.id), spec.filters, mode));
+    const figs = await timed('plan.figures', () => figures(spec.level, objects, byId, [spec.conditions], now, today, memo));
 
     const matched: { o: RuleObject; values: RuleValue[] }[] = [];
     for (const o of objects) {
-      const r = evaluateTree(spec.conditions, figs.get(o.id)!);
-      if (r.met) matched.push({ o, values: r.values });
+      const f = figs.get(o.id)!;
+      if (treeMet(spec.conditions, f)) matched.push({ o, values: evaluateTree(spec.conditions, f).values });
     }
     const ids = matched.map((m) => m.o.id);
+    const t0 = performance.now();
     const cooling = ruleId && spec.cooldown_minutes > 0 ? await recentlyActed(db, ruleId, spec.level, ids, new Date(now.getTime() - spec.cooldown_minutes * 60_000)) : new Set<number>();
     const stopped = ruleId && spec.stop_loss.enabled ? await stoppedOn(db, ruleId, spec.level, ids, today) : new Set<number>();
     const changes = isBudgetAction(spec.action.type) && spec.level === 'adset' ? await budgetChangesSince(db, matched.map((m) => m.o.platform_id), new Date(now.getTime() - HOUR)) : new Map<string, number>();
     const rates = isBudgetAction(spec.action.type) ? await latestRates(db, matched.map((m) => m.o.currency), today) : new Map<string, number>();
+    ruleProfiler.record?.('plan.checks', performance.now() - t0);
 
     let taken = 0;
     const rows: PlanRow[] = [];
@@ -434,7 +460,7 @@ export function createRuleEvaluator(deps: EvaluatorDeps) {
   async function act(ruleId: number, spec: RuleSpec, p: Plan, evaluationId: number, now: Date, resumed: boolean) {
     const done = resumed ? await firedObjects(db, evaluationId) : new Set<string>();
     const rows = p.rows.filter((r) => !done.has(`${r.level}:${r.object.id}`));
-    const hosted = await stillHosted(db, [...new Set(rows.filter((r) => r.outcome === 'would_act').map((r) => r.object.ad_account_id))]);
+    const hosted = await timed('act.stillHosted', () => stillHosted(db, [...new Set(rows.filter((r) => r.outcome === 'would_act').map((r) => r.object.ad_account_id))]));
     const firing = (r: PlanRow, outcome: RuleOutcome, extra: Partial<FiringValues> = {}): FiringValues => ({
       evaluation_id: evaluationId,
       rule_id: ruleId,
@@ -471,13 +497,13 @@ export function createRuleEvaluator(deps: EvaluatorDeps) {
       pending.push(r);
     }
     // Written before any platform call, in one statement: a run resumed after a crash skips these objects.
-    const firingIds = await insertFiringsReturning(db, pending.map((r) => firing(r, 'failed', { error: both('RULE_INTERRUPTED') })));
+    const firingIds = await timed('act.firingsBefore', () => insertFiringsReturning(db, pending.map((r) => firing(r, 'failed', { error: both('RULE_INTERRUPTED') }))));
     const toAct: Acting[] = [];
     for (const r of pending) {
       const id = firingIds.get(`${r.level}:${r.object.id}`);
       if (id !== undefined) toAct.push({ row: r, firingId: id });
     }
-    await insertFirings(db, skipped);
+    await timed('act.firingsSkipped', () => insertFirings(db, skipped));
 
     // Acts of one ad account run in order and their outcomes are written in one transaction;
     // accounts run side by side (the Graph client paces each account and token on its own).
@@ -488,7 +514,7 @@ export function createRuleEvaluator(deps: EvaluatorDeps) {
     const worker = async () => {
       while (next < groups.length) {
         const group = groups[next++]!;
-        const outcomes = await actOnAccount(ruleId, spec, group);
+        const outcomes = await timed('act.platform', () => actOnAccount(ruleId, spec, group));
         const stops: StopValues[] = [];
         for (const { t, ok, operationId, error } of outcomes) {
           t.row.outcome = ok ? 'acted' : 'failed';
@@ -499,10 +525,12 @@ export function createRuleEvaluator(deps: EvaluatorDeps) {
             stops.push({ rule_id: ruleId, level: t.row.level, object_id: t.row.object.id, ad_account_id: t.row.object.ad_account_id, firing_id: t.firingId, operation_id: operationId, report_day: p.today, paused_at: now, revive_at: reviveAt });
           }
         }
-        await completeFirings(
-          db,
-          outcomes.map((o) => ({ id: o.t.firingId, outcome: o.ok ? 'acted' : 'failed', error: o.error, operation_id: o.operationId })),
-          stops,
+        await timed('act.firingsAfter', () =>
+          completeFirings(
+            db,
+            outcomes.map((o) => ({ id: o.t.firingId, outcome: o.ok ? 'acted' : 'failed', error: o.error, operation_id: o.operationId })),
+            stops,
+          ),
         );
       }
     };
@@ -511,44 +539,42 @@ export function createRuleEvaluator(deps: EvaluatorDeps) {
   }
 
   /**
-   * The platform acts on one account's objects: switches in chunks of 100 and budgets grouped by
-   * their new value, one `apply` each (so the written objects are re-read once per call, not once
-   * per object). Answers every object's outcome; nothing is written here.
+   * The platform acts on one account's objects: one `applyMany` (a log row per object, the
+   * account's updates in batch requests, lost answers read back). Should that call fail as a
+   * whole, each object's fate is found out on its own: an object the call already logged as done
+   * or refused keeps that row's result; any other is acted on again by itself. Answers every
+   * object's outcome; nothing is written here.
    */
   async function actOnAccount(ruleId: number, spec: RuleSpec, group: Acting[]): Promise<ActOutcome[]> {
     const ops = deps.ops;
     if (!ops) return group.map((t) => ({ t, ok: false, operationId: null, error: both('PLATFORM_NOT_CONFIGURED') }));
-    const calls: { chunk: Acting[]; input: Parameters<AdOperations['apply']>[1] }[] = [];
-    if (spec.action.type === 'pause' || spec.action.type === 'activate') {
-      for (let i = 0; i < group.length; i += 100) {
-        const chunk = group.slice(i, i + 100);
-        calls.push({ chunk, input: { level: spec.level, ids: chunk.map((c) => c.row.object.id), action: spec.action.type } });
-      }
-    } else {
-      const byBudget = new Map<number, Acting[]>();
-      for (const t of group) byBudget.set(t.row.budgetMinor!, [...(byBudget.get(t.row.budgetMinor!) ?? []), t]);
-      for (const [minor, list] of byBudget) {
-        for (let i = 0; i < list.length; i += 100) {
-          const chunk = list.slice(i, i + 100);
-          calls.push({ chunk, input: { level: spec.level, ids: chunk.map((c) => c.row.object.id), action: 'budget', daily_budget: toMajor(minor, chunk[0]!.row.object.currency) } });
+    const action = spec.action.type === 'pause' || spec.action.type === 'activate' ? spec.action.type : 'budget';
+    const itemOf = (t: Acting) => ({ id: t.row.object.id, ...(action === 'budget' && { daily_budget: toMajor(t.row.budgetMinor!, t.row.object.currency) }) });
+    const outcome = (t: Acting, r: OpResult | undefined): ActOutcome => ({ t, ok: r?.result === 'ok', operationId: r?.operation_id ?? null, error: r?.result === 'ok' ? null : (r?.error ?? both('RULE_INTERRUPTED')) });
+    const startedAt = clock.now();
+    try {
+      const res = await ops.applyMany({ type: 'rule', ruleId }, { level: spec.level, action, items: group.map(itemOf) });
+      const byId = new Map(res.results.map((r) => [r.id, r]));
+      return group.map((t) => outcome(t, byId.get(t.row.object.id)));
+    } catch (err) {
+      deps.log?.warn({ err, rule: ruleId }, 'rules: a grouped act failed as a whole; each object is found out on its own');
+      const logged = await finishedOps(db, ruleId, spec.level, group.map((t) => t.row.object.id), startedAt);
+      const out: ActOutcome[] = [];
+      for (const t of group) {
+        const row = logged.get(t.row.object.id);
+        if (row) {
+          out.push({ t, ok: row.result === 'ok', operationId: row.id, error: row.result === 'ok' ? null : row.error });
+          continue;
+        }
+        try {
+          const res = await ops.applyMany({ type: 'rule', ruleId }, { level: spec.level, action, items: [itemOf(t)] });
+          out.push(outcome(t, res.results[0]));
+        } catch (one) {
+          out.push({ t, ok: false, operationId: null, error: failureText(one) });
         }
       }
+      return out;
     }
-    const out: ActOutcome[] = [];
-    for (const { chunk, input } of calls) {
-      try {
-        const res = await ops.apply({ type: 'rule', ruleId }, input);
-        const byId = new Map(res.results.map((r) => [r.id, r]));
-        for (const t of chunk) {
-          const r = byId.get(t.row.object.id);
-          out.push({ t, ok: r?.result === 'ok', operationId: r?.operation_id ?? null, error: r?.result === 'ok' ? null : (r?.error ?? both('RULE_INTERRUPTED')) });
-        }
-      } catch (err) {
-        const text = failureText(err);
-        for (const t of chunk) out.push({ t, ok: false, operationId: null, error: text });
-      }
-    }
-    return out;
   }
 
   /** A message about what a rule did, both languages, a line per object (at most 20). */

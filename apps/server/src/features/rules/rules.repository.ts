@@ -132,6 +132,26 @@ export async function hostedAccounts(db: Db, visible: number[] | null, scope: Ru
   return q.orderBy('a.id').execute();
 }
 
+/**
+ * A rule's final operation-log rows of these objects since an instant (what a grouped act that
+ * failed as a whole did before it failed): by object, the newest.
+ */
+export async function finishedOps(db: Db, ruleId: number, level: RuleLevel, objectIds: readonly number[], since: Date): Promise<Map<number, { id: number; result: 'ok' | 'failed'; error: { zh: string; en: string } | null }>> {
+  if (!objectIds.length) return new Map();
+  const rows = await db
+    .selectFrom('ad_operations')
+    .select(['id', 'object_id', 'result', 'error', 'error_en'])
+    .where('rule_id', '=', ruleId)
+    .where('actor_type', '=', 'rule')
+    .where('level', '=', level)
+    .where('object_id', 'in', [...objectIds])
+    .where('created_at', '>=', since)
+    .where('result', '!=', 'pending')
+    .orderBy('id')
+    .execute();
+  return new Map(rows.map((r) => [r.object_id!, { id: r.id, result: r.result as 'ok' | 'failed', error: r.error ? { zh: r.error, en: r.error_en ?? r.error } : null }]));
+}
+
 /** Whether each account is still hosted (checked again right before acting). */
 export async function stillHosted(db: Db, ids: readonly number[]): Promise<Set<number>> {
   if (!ids.length) return new Set();
@@ -533,9 +553,20 @@ export type StopValues = Parameters<typeof insertStop>[1];
 /** The outcomes of one account's acts and the stop-loss records they leave, in one transaction. */
 export async function completeFirings(db: Db, done: { id: number; outcome: string; error: { zh: string; en: string } | null; operation_id: number | null }[], stops: StopValues[]) {
   if (!done.length && !stops.length) return;
+  // One statement for all outcomes and one for all stops (per row, 500 acts were 1,000 round trips).
   await db.transaction().execute(async (trx) => {
-    for (const d of done) await completeFiring(trx, d.id, d);
-    for (const s of stops) await insertStop(trx, s);
+    if (done.length) {
+      const rows = sql.join(done.map((d) => sql`(${d.id}::bigint, ${d.outcome}::text, ${d.error?.zh ?? null}::text, ${d.error?.en ?? null}::text, ${d.operation_id}::bigint)`));
+      await sql`update rule_firings f set outcome = v.outcome, error = v.error, error_en = v.error_en, operation_id = v.operation_id
+        from (values ${rows}) as v(id, outcome, error, error_en, operation_id) where f.id = v.id`.execute(trx);
+    }
+    if (stops.length) {
+      await trx
+        .insertInto('rule_stops')
+        .values(stops)
+        .onConflict((oc) => oc.columns(['rule_id', 'level', 'object_id', 'report_day']).doNothing())
+        .execute();
+    }
   });
 }
 

@@ -9,8 +9,11 @@ import { createDepartment, createUser } from '../../test/factories.ts';
 import { testLog } from '../../test/jobs.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../test/receivers.ts';
 import { startTestSimulator, type SimUser, type TestSimulator } from '../../test/simulator.ts';
+import type { AdOperations } from '../ad-data/ad-ops.service.ts';
 import { createAdSync } from '../ad-data/ad-sync.service.ts';
-import { runHostingRulesJob, type RulesJobData } from './rules.jobs.ts';
+import { createRuleEvaluator } from './rules.evaluator.ts';
+import { ruleEngineOf, runHostingRulesJob, type RulesJobData } from './rules.jobs.ts';
+import { findRule } from './rules.repository.ts';
 
 // The rule engine against the simulator over HTTP, with the job clock moved by hand: a dry run acts
 // on nothing; stop-loss pauses a losing ad for the day (关闭日志, rule as actor) and revives it at
@@ -340,5 +343,134 @@ describe('hosting rules engine', () => {
     const deliveries = await api('/notifications/list', { rule_id: rule.id, kind: 'rule_paused' });
     expect(deliveries.data.list).toHaveLength(1);
     expect(deliveries.data.list[0]).toMatchObject({ status: 'sent', attempts: 1, channel: { id: channel.data.id } });
+  });
+  it('a grouped budget act whose batch request fails as a whole finds out per object: read back, resent only where not applied, each logged', async () => {
+    const g1 = await simTree(sim, user, user.ad_accounts[0]!.id, { name: 'Group 1', adsetName: 'Group set 1', adsetBudget: 5000, ads: 1 });
+    const g2 = await simTree(sim, user, user.ad_accounts[0]!.id, { name: 'Group 2', adsetName: 'Group set 2', adsetBudget: 5000, ads: 1 });
+    // A second ad set of the first campaign: the platform refuses two ad sets of one campaign in one
+    // batch, so it goes in a second round.
+    const second = await graph(sim, user.access_token, 'POST', `${user.ad_accounts[0]!.id}/adsets`, {
+      name: 'Group set 1b',
+      campaign_id: g1.campaignId,
+      status: 'ACTIVE',
+      daily_budget: 5000,
+      billing_event: 'IMPRESSIONS',
+      optimization_goal: 'OFFSITE_CONVERSIONS',
+      promoted_object: { pixel_id: user.pixels[0]!.id, custom_event_type: 'PURCHASE' },
+      targeting: { geo_locations: { countries: ['US'] }, targeting_automation: { advantage_audience: 0 } },
+    });
+    const adsets = [g1.adsetId, g2.adsetId, second.id as string];
+    await syncAccount(accA);
+    const rule = await save({
+      ...ruleTemplate('scale_winners', 'en'),
+      name: 'Grouped raise',
+      scope: { type: 'accounts', ad_account_ids: [accA] },
+      level: 'adset',
+      filters: { name_contains: ['Group set'] },
+      conditions: { groups: [{ conditions: [{ metric: 'spend', operator: 'gte', value: 0, window: { type: 'today' } }] }] },
+      action: { type: 'raise_budget', percent: 10 },
+      schedule: { type: 'interval', minutes: 60 },
+      cooldown_minutes: 0,
+    });
+    // Counts the updates sent one by one (the batch goes through updateMany).
+    let single = 0;
+    const platform = new Proxy(sim.platform, {
+      get(target, prop) {
+        const v = Reflect.get(target, prop) as unknown;
+        if (prop === 'updateAdObject') return (...args: Parameters<typeof target.updateAdObject>) => (single++, target.updateAdObject(...args));
+        return typeof v === 'function' ? v.bind(target) : v;
+      },
+    });
+    const run = () => runHostingRulesJob.run({ ...ctx<RulesJobData>({ rule_id: rule.id }), platform });
+    const budgets = () => Promise.all(adsets.map((id) => simBudget(id)));
+
+    // 1. The batch request's connection is lost before the platform applies it: nothing changed,
+    //    so each object is sent again on its own.
+    await sim.control('POST', '/__sim/faults', { path: '/', method: 'POST', count: 1, drop: true });
+    try {
+      expect((await run()).status).toBe('success');
+      // The fault met the batch request (it was used up).
+      expect((await sim.control('GET', '/__sim/faults')).data).toEqual([]);
+    } finally {
+      await sim.control('DELETE', '/__sim/faults');
+    }
+    expect(await budgets()).toEqual(['5500', '5500', '5500']);
+    expect(single).toBe(3);
+    let fired = await firings(rule.id);
+    expect(fired.map((f) => f.outcome)).toEqual(['acted', 'acted', 'acted']);
+    let ops = await ruleOps(rule.id);
+    expect(ops.map((o) => [o.result, (o.after as any).daily_budget_minor])).toEqual([['ok', 5500], ['ok', 5500], ['ok', 5500]]);
+    expect(fired.map((f) => f.operation_id).sort()).toEqual(ops.map((o) => o.id).sort());
+
+    // 2. The platform applies the first round's batch, then its answer is lost: read back, its two
+    //    ad sets show the new budget and are not sent again (a resent change would count against
+    //    the hour's four); the third, never sent, is sent on its own.
+    await advance('1m');
+    single = 0;
+    await sim.control('POST', '/__sim/faults', { path: '/', method: 'POST', count: 1, apply_then_drop: true });
+    try {
+      expect((await run()).status).toBe('success');
+      // The fault met the batch request (it was used up).
+      expect((await sim.control('GET', '/__sim/faults')).data).toEqual([]);
+    } finally {
+      await sim.control('DELETE', '/__sim/faults');
+    }
+    expect(await budgets()).toEqual(['6050', '6050', '6050']);
+    expect(single).toBe(1);
+    fired = await firings(rule.id);
+    expect(fired.slice(3).map((f) => f.outcome)).toEqual(['acted', 'acted', 'acted']);
+    ops = await ruleOps(rule.id);
+    expect(ops.slice(3).map((o) => [o.result, (o.before as any).daily_budget_minor, (o.after as any).daily_budget_minor])).toEqual([['ok', 5500, 6050], ['ok', 5500, 6050], ['ok', 5500, 6050]]);
+
+    // 3. Without a fault: two rounds of batches, nothing sent alone, and the mirror shows the new budgets.
+    await advance('1m');
+    single = 0;
+    expect((await run()).status).toBe('success');
+    expect(await budgets()).toEqual(['6655', '6655', '6655']);
+    expect(single).toBe(0);
+    const mirror = await t.db.selectFrom('ad_sets').select('daily_budget_minor').where('platform_id', 'in', adsets).orderBy('id').execute();
+    expect(mirror.map((m) => Number(m.daily_budget_minor))).toEqual([6655, 6655, 6655]);
+  });
+  it('a grouped act that fails as a whole is found out per object from the log: an object it already did is not acted on again', async () => {
+    const rule = await save({
+      ...ruleTemplate('scale_winners', 'en'),
+      name: 'Grouped fallback',
+      scope: { type: 'accounts', ad_account_ids: [accA] },
+      level: 'adset',
+      filters: { name_contains: ['Group set'] },
+      conditions: { groups: [{ conditions: [{ metric: 'spend', operator: 'gte', value: 0, window: { type: 'today' } }] }] },
+      action: { type: 'raise_budget', percent: 10 },
+      schedule: { type: 'interval', minutes: 60 },
+      cooldown_minutes: 0,
+    });
+    const sets = await t.db.selectFrom('ad_sets').select(['platform_id', 'daily_budget_minor']).where('name', 'like', 'Group set%').orderBy('id').execute();
+    expect(sets).toHaveLength(3);
+    const engine = ruleEngineOf(ctx({}));
+    // The account's grouped call does the first object, then fails as a whole (a lost database connection, say).
+    const calls: number[] = [];
+    const ops: AdOperations = {
+      ...engine.ops,
+      applyMany: async (actor, input) => {
+        calls.push(input.items.length);
+        if (input.items.length > 1) {
+          await engine.ops.applyMany(actor, { ...input, items: input.items.slice(0, 1) });
+          throw new Error('Connection terminated unexpectedly');
+        }
+        return engine.ops.applyMany(actor, input);
+      },
+    };
+    const evaluator = createRuleEvaluator({ db: t.db, clock: t.clock, reportTimezone: testConfig().reportTimezone, ops, notify: async () => {} });
+    await advance('1m');
+    const res = await evaluator.run((await findRule(t.db, rule.id))!, 'manual', t.clock.now());
+    expect(res!.counts).toMatchObject({ status: 'ok', acted: 3, failed: 0 });
+    // The first object was found done in the log; the other two were acted on alone.
+    expect(calls).toEqual([3, 1, 1]);
+    const want = sets.map((x) => String(Math.round(Number(x.daily_budget_minor) * 1.1)));
+    expect(await Promise.all(sets.map((x) => simBudget(x.platform_id)))).toEqual(want);
+    const ops2 = await ruleOps(rule.id);
+    expect(ops2.map((o) => [o.object_platform_id, o.result])).toEqual(sets.map((x) => [x.platform_id, 'ok']));
+    const fired = await firings(rule.id);
+    expect(fired.map((f) => f.outcome)).toEqual(['acted', 'acted', 'acted']);
+    expect(fired.map((f) => f.operation_id).sort()).toEqual(ops2.map((o) => o.id).sort());
   });
 });

@@ -1,3 +1,4 @@
+import { both, derivePaths, PUBLISH_PATH_OF, type Bilingual, type Platform } from '@ads/contracts';
 import type { CreateStartBody, ListStartCampaignsBody, ListStartSchemesBody, ListStartTasksBody, StartCampaign, StartJobData, StartResult, StartScheme, StartTask, StartWhen } from '@ads/contracts';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
@@ -293,3 +294,35 @@ function schemeIdsOf(d: StartJobData): number[] {
 }
 
 export type StartService = ReturnType<typeof createStartService>;
+
+// A start task is checked when it is made and again when it runs: by then its creator may have
+// been disabled, lost the role that lets them start objects, or lost the ad account. Switching
+// on is then refused per object (each refusal is written to the operation log as the task).
+// Managers and company-wide roles see every account.
+
+export const START_PATH = '/advertising/start';
+
+/** What the creator may still switch on now: the campaigns in their scope, or one refusal for all. */
+export async function startAllowance(
+  db: Db,
+  userId: number | null,
+  campaignIds: readonly number[],
+  /** The wizard's own start (launch now / at): the scheme's publish path also allows it. */
+  schemePlatform: Platform | null,
+): Promise<{ refusal: Bilingual | null; allowed: Set<number> }> {
+  const user = userId === null ? undefined : await db.selectFrom('users').select(['id', 'name', 'is_admin', 'is_leader', 'department_id', 'status', 'deleted_at']).where('id', '=', userId).executeTakeFirst();
+  if (!user || user.deleted_at || user.status !== 'enabled') return { refusal: both('START_CREATOR_INACTIVE', { name: user?.name ?? `#${userId ?? '-'}` }), allowed: new Set() };
+  const roles = await db.selectFrom('user_roles as ur').innerJoin('roles as r', 'r.id', 'ur.role_id').select('r.paths').where('ur.user_id', '=', user.id).execute();
+  const paths = derivePaths(user.is_admin, roles.flatMap((r) => r.paths));
+  const may = paths.includes(START_PATH) || (schemePlatform !== null && paths.includes(PUBLISH_PATH_OF[schemePlatform]));
+  if (!may) return { refusal: both('START_CREATOR_NO_ACCESS', { name: user.name }), allowed: new Set() };
+  const actor = await forAssets(db, { id: user.id, is_admin: user.is_admin, is_leader: user.is_leader, department_id: user.department_id });
+  if (!campaignIds.length) return { refusal: null, allowed: new Set() };
+  // The campaign's ad account must still be theirs (or their team's): owning a campaign — which
+  // the sync infers from being the account's only user, or a scheme records — does not outlast
+  // losing the account.
+  const accounts = await visibleAdAccountIds(db, actor);
+  let q = db.selectFrom('ad_campaigns').select('id').where('id', 'in', [...campaignIds]);
+  if (accounts !== null && !seesEverything(actor)) q = q.where('ad_account_id', 'in', accounts.length ? accounts : [0]);
+  return { refusal: null, allowed: new Set((await q.execute()).map((r) => r.id)) };
+}

@@ -202,4 +202,64 @@ describe('start management', () => {
     const denied = await t.call('/api/start-tasks/list', {}, { token: await t.login(noPath.account, noPath.password) });
     expect(denied.code).not.toBe(0);
   });
+
+  it('checks the creator again when a task runs: a lost ad account refuses that object only, logged per object', async () => {
+    const [, tkAccount] = await Promise.all(fb.ad_accounts.slice(0, 2).map((a) => adAccountId(t.db, a.id)));
+    await graph(sim, fb.access_token, 'POST', camp.la3, { status: 'PAUSED' });
+    await graph(sim, fb.access_token, 'POST', camp.tk1, { status: 'PAUSED' });
+    const at = new Date(t.clock.now().getTime() + 86_400_000);
+    const res = await call('create', { campaign_ids: [id.la3, id.tk1], on: { mode: 'at', local: at.toISOString().slice(0, 16), zone: 'UTC' } });
+    expect(res.code, res.message).toBe(0);
+    const [taskId] = res.data.task_ids as number[];
+    // Before it runs, the staff loses the Tokyo account. They stay its campaigns' owner (the sync
+    // made them so as the account's only user): owning does not outlast losing the account.
+    expect((await t.db.selectFrom('ad_campaigns').select('owner_user_id').where('id', '=', id.tk1).executeTakeFirstOrThrow()).owner_user_id).toBe(staffId);
+    await t.db.deleteFrom('user_ad_accounts').where('user_id', '=', staffId).where('ad_account_id', '=', tkAccount!).execute();
+    t.clock.set(new Date(at.getTime() + 60_000));
+    const run = await waitForRun(t.db, taskId!, (r) => r.status === 'success' || r.status === 'failed');
+    expect(run.status).toBe('failed');
+    expect(run.summary).toMatchObject({ ok: 1, failed: 1 });
+    expect(await simStatus(camp.la3)).toBe('ACTIVE');
+    expect(await simStatus(camp.tk1)).toBe('PAUSED');
+    expect(await logRows(taskId!)).toEqual([
+      { object_id: id.tk1, action: 'activate', actor_type: 'start_task', actor_user_id: staffId, start_task_id: taskId, result: 'failed' },
+      { object_id: id.la3, action: 'activate', actor_type: 'start_task', actor_user_id: staffId, start_task_id: taskId, result: 'ok' },
+    ]);
+    const results = await call('results', { id: taskId });
+    expect(results.data.list.find((r: any) => r.object_id === id.tk1).error).toBe('The campaign is no longer in the scope of the task’s creator "Starter"; not switched on.');
+    await t.db.insertInto('user_ad_accounts').values({ user_id: staffId, ad_account_id: tkAccount!, created_at: new Date() }).execute();
+  });
+
+  it('refuses every object of a task whose creator lost the role or was disabled before it ran, switching nothing on', async () => {
+    await graph(sim, fb.access_token, 'POST', camp.la2, { status: 'PAUSED' });
+    const [laAccount] = await Promise.all([adAccountId(t.db, fb.ad_accounts[0]!.id)]);
+    const at = new Date(t.clock.now().getTime() + 86_400_000);
+    const local = at.toISOString().slice(0, 16);
+    const tasks: Record<'roleLost' | 'disabled', { user: number; task: number }> = {} as never;
+    for (const k of ['roleLost', 'disabled'] as const) {
+      const u = await createUser(t.db, { paths: ['/advertising/start'], name: k === 'roleLost' ? 'Role gone' : 'Switched off' });
+      await t.db.insertInto('user_ad_accounts').values({ user_id: u.id, ad_account_id: laAccount!, created_at: new Date() }).execute();
+      const res = await t.call('/api/start-tasks/create', { campaign_ids: [id.la2], on: { mode: 'at', local, zone: 'UTC' } }, { token: await t.login(u.account, u.password), lang: 'en' });
+      expect(res.code, res.message).toBe(0);
+      tasks[k] = { user: u.id, task: res.data.task_ids[0] };
+    }
+    await t.db.deleteFrom('user_roles').where('user_id', '=', tasks.roleLost.user).execute();
+    await t.db.updateTable('users').set({ status: 'disabled' }).where('id', '=', tasks.disabled.user).execute();
+    t.clock.set(new Date(at.getTime() + 60_000));
+    for (const k of ['roleLost', 'disabled'] as const) {
+      const run = await waitForRun(t.db, tasks[k].task, (r) => r.status === 'success' || r.status === 'failed');
+      expect(run.status).toBe('failed');
+      expect(run.summary).toMatchObject({ ok: 0, failed: 1 });
+      const rows = await t.db.selectFrom('ad_operations').select(['object_id', 'result', 'error_en', 'actor_user_id']).where('start_task_id', '=', tasks[k].task).execute();
+      expect(rows).toEqual([
+        {
+          object_id: id.la2,
+          result: 'failed',
+          actor_user_id: tasks[k].user,
+          error_en: k === 'roleLost' ? 'The task’s creator "Role gone" may no longer start objects; not switched on.' : 'The task’s creator "Switched off" is disabled or deleted; not switched on.',
+        },
+      ]);
+    }
+    expect(await simStatus(camp.la2)).toBe('PAUSED');
+  });
 });

@@ -8,7 +8,7 @@ import { renderScreen } from '@/testing/render';
 import { useSession } from '@/stores/session-store';
 import { presetOf, presetRange, todayIn } from './date-presets';
 import { ListTable, tableScrollX, type ListColumn } from './list-table';
-import { metricColumns, type MetricRow } from './metric-columns';
+import { metricColumns, metricWidth, type MetricRow } from './metric-columns';
 import { useColumnPrefs } from './use-column-prefs';
 import { useListQuery } from './use-list-query';
 import { useRowSelection } from './use-row-selection';
@@ -213,5 +213,14 @@ describe('metric columns', () => {
     const totals = within(screen.getByTestId('totals-row'));
     expect(totals.getByTestId('not-matured-d7_roi').textContent).toBe('Not matured');
     expect(totals.getByText('25.00%')).toBeTruthy();
+  });
+
+  it('size a metric column so that no English word of its title is split, and keep the base width for Chinese titles', () => {
+    // "Impressions" split into "Impressio/ns" at 110 px in the English report (seen on a screenshot).
+    expect(metricWidth('Impressions', false)).toBeGreaterThanOrEqual(140);
+    expect(metricWidth('Purchases (pixel)', false)).toBeGreaterThan(metricWidth('CTR', false));
+    expect(metricWidth('展示次数', false)).toBe(110);
+    expect(metricWidth('购买（像素）', true)).toBe(120);
+    expect(metricWidth('CTR', true)).toBe(120);
   });
 });

@@ -56,6 +56,17 @@ function MetricCell({ k, value, previous, compare, lang }: { k: MetricKey; value
  * user's language, values formatted as exports format them, right-aligned, optionally with the
  * change against the previous period, and the totals row from the server's summary.
  */
+/**
+ * A metric column's width: wide enough that the longest word of its title is not split across
+ * lines ("Impressio/ns"), beside the sorter and the cell padding; CJK titles wrap between any two
+ * characters, so they keep the base width.
+ */
+export function metricWidth(title: string, compare: boolean): number {
+  const base = compare ? 120 : 110;
+  const longest = Math.max(0, ...title.split(/[\s/()（）]+/).map((w) => (/^[\x20-\x7e]+$/.test(w) ? w.length : 0)));
+  return Math.max(base, Math.ceil(longest * 7.8) + 58);
+}
+
 export function metricColumns<T extends MetricRow>(keys: readonly MetricKey[], { lang, compare = false, summary, sortable = true, notMatured = [], notMaturedText = '-' }: Options): ListColumn<T>[] {
   return keys.map((k) => {
     if (notMatured.includes(k)) {
@@ -73,7 +84,7 @@ export function metricColumns<T extends MetricRow>(keys: readonly MetricKey[], {
         ),
         label: metrics[k].title[lang],
         align: 'right',
-        width: compare ? 120 : 110,
+        width: metricWidth(metrics[k].title[lang], compare),
         sortable: false,
         render: () => cell,
         ...(summary ? { total: cell } : {}),
@@ -90,7 +101,7 @@ export function metricColumns<T extends MetricRow>(keys: readonly MetricKey[], {
       title,
       label: def.title[lang],
       align: 'right',
-      width: compare ? 120 : 110,
+      width: metricWidth(def.title[lang], compare),
       sortable,
       render: (_: unknown, row: T) => <MetricCell k={k} value={row.metrics[k]} previous={row.previous?.[k]} compare={compare} lang={lang} />,
       ...(summary ? { total: <MetricCell k={k} value={summary.metrics[k]} previous={summary.previous?.[k]} compare={compare} lang={lang} /> } : {}),

@@ -2,6 +2,7 @@ import type zh from '../zh-CN/rules';
 import type { Shape } from '../shape';
 
 export default {
+  all: 'All',
   tabs: { accounts: 'Hosted accounts', rules: 'Rules', history: 'History', channels: 'Channels' },
   level: { campaign: 'Campaign', adset: 'Ad set', ad: 'Ad' },
   status: { on: 'On', off: 'Off', failing: 'Off (failing)' },

@@ -96,6 +96,9 @@ export default {
       pageRequired: '请选择主页',
       idRequired: '请填写帖子 ID',
       idFormat: '格式应为「主页 ID_帖子 ID」，例如 1234567890_9876543210',
+      browse: '浏览主页帖子',
+      browseOf: '为帖子 {{n}} 浏览主页帖子',
+      browseTitle: '主页在平台上的帖子',
     },
   },
   where: {

@@ -1,5 +1,6 @@
 /** 广告托管: 规则、执行历史、通知渠道 (issue 10). */
 export default {
+  all: '全部',
   tabs: { accounts: '托管账户', rules: '规则', history: '历史', channels: '通知渠道' },
   level: { campaign: '广告系列', adset: '广告组', ad: '广告' },
   status: { on: '运行中', off: '已停用', failing: '因失败停用' },

@@ -6,9 +6,10 @@ import { z } from 'zod';
 import { DateRangeField, ExportButton, exportBody, FilterBar, ListTable, urlBoolean, urlInt, useListQuery, type ListColumn } from '@/components/list-kit';
 import { formatDateTime } from '@/lib/format';
 import { useSettings } from '@/stores/settings-store';
-import { useEvaluations, useExportFirings, useFirings, useRules } from '../api/use-rules';
+import { useEvaluations, useExportFirings, useFirings } from '../api/use-rules';
 import { OutcomeTag } from './outcome-tag';
 import { changeText } from './rule-format';
+import { RuleSelect } from './rule-select';
 import { RuleValues } from './rule-values';
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
@@ -46,9 +47,7 @@ export function HistoryTab() {
   const { outcome: _o, level: _l, keyword: _k, ...evalRest } = firingBody;
   const firings = useFirings(firingBody, firingsView);
   const evaluations = useEvaluations({ ...evalRest, trigger, status, with_firings }, !firingsView);
-  const rules = useRules({ page: 1, page_size: 100 });
   const exporter = useExportFirings();
-  const ruleOptions = rules.data?.list.map((r) => ({ value: r.id, label: r.name })) ?? [];
 
   const firingColumns: ListColumn<RuleFiring>[] = [
     { key: 'created_at', title: t('history.columns.time'), width: 140, fixed: 'left', render: (_, f) => formatDateTime(f.created_at) },
@@ -119,15 +118,15 @@ export function HistoryTab() {
       </Flex>
       <FilterBar<Filters> value={list.filters} onChange={list.setFilters} onReset={list.reset} applyOnChange={['rule_id', 'outcome', 'level', 'range', 'trigger', 'status']} normalize={fromForm} toForm={toForm} label="history-filters">
         <Form.Item name="rule_id" label={t('history.rule')}>
-          <Select allowClear showSearch optionFilterProp="label" style={{ width: 220 }} options={ruleOptions} />
+          <RuleSelect />
         </Form.Item>
         {firingsView ? (
           <>
             <Form.Item name="outcome" label={t('history.outcome')}>
-              <Select allowClear style={{ width: 150 }} options={RULE_OUTCOMES.filter((o) => o !== 'would_act').map((o) => ({ value: o, label: t(`outcome.${o}`) }))} />
+              <Select allowClear placeholder={t('all')} style={{ width: 150 }} options={RULE_OUTCOMES.filter((o) => o !== 'would_act').map((o) => ({ value: o, label: t(`outcome.${o}`) }))} />
             </Form.Item>
             <Form.Item name="level" label={t('history.level')}>
-              <Select allowClear style={{ width: 120 }} options={ruleLevelSchema.options.map((l) => ({ value: l, label: t(`level.${l}`) }))} />
+              <Select allowClear placeholder={t('all')} style={{ width: 120 }} options={ruleLevelSchema.options.map((l) => ({ value: l, label: t(`level.${l}`) }))} />
             </Form.Item>
             <Form.Item name="keyword" label={t('history.keyword')}>
               <Input allowClear style={{ width: 180 }} />
@@ -136,10 +135,10 @@ export function HistoryTab() {
         ) : (
           <>
             <Form.Item name="trigger" label={t('history.trigger')}>
-              <Select allowClear style={{ width: 120 }} options={(['schedule', 'manual', 'revive'] as const).map((k) => ({ value: k, label: t(`trigger.${k}`) }))} />
+              <Select allowClear placeholder={t('all')} style={{ width: 120 }} options={(['schedule', 'manual', 'revive'] as const).map((k) => ({ value: k, label: t(`trigger.${k}`) }))} />
             </Form.Item>
             <Form.Item name="status" label={t('history.evalStatus')}>
-              <Select allowClear style={{ width: 120 }} options={RULE_EVALUATION_STATUSES.map((k) => ({ value: k, label: t(`evalStatus.${k}`) }))} />
+              <Select allowClear placeholder={t('all')} style={{ width: 120 }} options={RULE_EVALUATION_STATUSES.map((k) => ({ value: k, label: t(`evalStatus.${k}`) }))} />
             </Form.Item>
           </>
         )}

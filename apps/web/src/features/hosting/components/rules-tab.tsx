@@ -191,7 +191,7 @@ export function RulesTab({ onHistory }: { onHistory: (ruleId: number) => void })
             <Input allowClear style={{ width: 200 }} />
           </Form.Item>
           <Form.Item name="status" label={t('list.statusFilter')}>
-            <Select allowClear style={{ width: 140 }} options={ruleStatusSchema.options.map((s) => ({ value: s, label: t(`status.${s}`) }))} />
+            <Select allowClear placeholder={t('all')} style={{ width: 140 }} options={ruleStatusSchema.options.map((s) => ({ value: s, label: t(`status.${s}`) }))} />
           </Form.Item>
         </FilterBar>
         <Dropdown

@@ -1,5 +1,5 @@
 import { ruleTemplate, type RuleFiring } from '@ads/contracts';
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { assetsBackend } from '@/testing/assets-backend';
 import { findDialog, rowOf } from '@/testing/dom';
@@ -50,6 +50,8 @@ describe('hosting rules screens', { timeout: 60_000 }, () => {
     expect(row.getByText('Every 30 min')).toBeTruthy();
     expect(row.getByText('Pause')).toBeTruthy();
     expect(row.getByText('checked 12 · acted 2 · failed 0')).toBeTruthy();
+    // The status filter says "All" while nothing is chosen, like the other lists' filters.
+    expect(within(screen.getByRole('combobox', { name: 'Status' }).closest('.ant-select')! as HTMLElement).getByText('All')).toBeTruthy();
     const scaleRow = rowOf('Scale JP');
     expect(scaleRow.getByText('Olivia')).toBeTruthy();
     expect(scaleRow.getByText('1 account(s)')).toBeTruthy();
@@ -209,6 +211,33 @@ describe('hosting rules screens', { timeout: 60_000 }, () => {
     await user.click(screen.getByRole('button', { name: /Export/ }));
     await waitFor(() => expect(api.lastBody('/rule-history/export')).toMatchObject({ outcome: 'failed', columns: expect.arrayContaining(['values', 'before', 'after']) }));
     expect(api.lastBody('/rule-history/export')).not.toHaveProperty('page');
+  });
+
+  it('filters the history by a rule searched by name on the server, paged in as the list scrolls', async () => {
+    const many = Array.from({ length: 45 }, (_, i) => buildRule(100 + i, { ...ruleTemplate('stop_loss', 'en'), name: `Bulk rule ${String(i).padStart(2, '0')}` }));
+    const { api, user } = setup('/operation/account?view=history', { rules: [stopLoss, scale, ...many], firings: [firing(1, 'acted')] });
+    await waitFor(() => rowOf('Ad loser 1'));
+    const picker = screen.getByRole('combobox', { name: 'Rule' });
+    expect(within(picker.closest('.ant-select')! as HTMLElement).getByText('All')).toBeTruthy();
+    await user.click(picker);
+    // A page of 20, not every rule.
+    await waitFor(() => expect(api.lastBody('/hosting-rules/list')).toMatchObject({ page: 1, page_size: 20 }));
+    const first = await screen.findByTitle('Bulk rule 00');
+    // Scrolled to its end (jsdom lays nothing out, so every scroll is at the end), the list asks for the next page.
+    fireEvent.scroll(first.closest('.ant-select-dropdown-list-holder')!);
+    await waitFor(() => expect(api.lastBody('/hosting-rules/list')).toMatchObject({ page: 2, page_size: 20 }));
+    await user.type(picker, 'Scale');
+    await waitFor(() => expect(api.lastBody('/hosting-rules/list')).toMatchObject({ keyword: 'Scale', page: 1 }));
+    await user.click(await screen.findByTitle('Scale JP'));
+    await waitFor(() => expect(api.lastBody('/rule-history/firings')).toMatchObject({ rule_id: 2 }));
+  });
+
+  it('names a rule from a shared history link that the first page of rules does not hold', async () => {
+    const many = Array.from({ length: 45 }, (_, i) => buildRule(100 + i, { ...ruleTemplate('stop_loss', 'en'), name: `Bulk rule ${String(i).padStart(2, '0')}` }));
+    const { api } = setup('/operation/account?view=history&rule_id=100', { rules: [stopLoss, scale, ...many], firings: [firing(1, 'acted')] });
+    await waitFor(() => expect(api.lastBody('/rule-history/firings')).toMatchObject({ rule_id: 100 }));
+    await waitFor(() => expect(api.lastBody('/hosting-rules/get')).toMatchObject({ id: 100 }));
+    expect(await screen.findByTitle('Bulk rule 00')).toBeTruthy();
   });
 
   it('opens a rule’s history from its row', async () => {

@@ -1,5 +1,6 @@
 import type { PagePost } from '@ads/contracts';
 import { screen, waitFor } from '@testing-library/react';
+import dayjs from 'dayjs';
 import { describe, expect, it } from 'vitest';
 import { findDialog } from '@/testing/dom';
 import { mockApi } from '@/testing/mock-api';
@@ -16,6 +17,7 @@ const post = (over: Partial<PagePost>): PagePost => ({
   link: 'https://drama.example.com/play/1',
   call_to_action: 'WATCH_MORE',
   published: false,
+  scheduled_at: null,
   status: 'created',
   platform_post_id: '555_777',
   error: null,
@@ -41,6 +43,41 @@ describe('page posts', { timeout: 30_000 }, () => {
     expect(await screen.findByText('No personal account holds a working token of this page.')).toBeTruthy();
     expect(screen.queryByText('555_777')).toBeNull();
     await waitFor(() => expect(api.lastBody('/page-posts/list')).toMatchObject({ status: 'failed' }));
+  });
+
+  it('retries a batch’s failed posts after confirming, then shows that batch’s results post by post', async () => {
+    let retried = false;
+    const batch = () => [
+      post({ id: 3, batch_id: 'b9', status: retried ? 'created' : 'failed', platform_post_id: retried ? '556_900' : null, error: retried ? null : '(#200) missing permissions', page: { id: 32, name: 'Old Page', platform_id: '556' } }),
+      post({ id: 4, batch_id: 'b9' }),
+    ];
+    const api = mockApi({
+      '/page-posts/pages': () => pages,
+      '/page-posts/list': (b) => {
+        const all = b.batch_id ? batch() : [...batch(), post({ id: 1, batch_id: 'b1', message: 'Another batch' })];
+        const list = b.status ? all.filter((p) => p.status === b.status) : all;
+        return { list, total: list.length };
+      },
+      '/page-posts/retry_failed': () => {
+        retried = true;
+        return { items: 1, task_id: 77 };
+      },
+    });
+    const { user } = renderScreen(<PostPage />, { url: '/advertising/post' });
+    expect(await screen.findByText('(#200) missing permissions')).toBeTruthy();
+    expect(screen.getByText('Another batch')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Retry failed in this batch' }));
+    const confirm = await findDialog('Retry the batch’s failed posts?');
+    await user.click(confirm.getByRole('button', { name: /OK|Confirm/ }));
+    await waitFor(() => expect(api.bodies('/page-posts/retry_failed')).toEqual([{ batch_id: 'b9' }]));
+    // The batch alone, each post with its result.
+    expect(await screen.findByText('Batch b9')).toBeTruthy();
+    await waitFor(() => expect(screen.getByTestId('post-batch').textContent).toContain('2 posts: 2 created, 0 failed, 0 under way'));
+    expect(screen.getByText('556_900')).toBeTruthy();
+    expect(screen.queryByText('Another batch')).toBeNull();
+    expect(screen.queryByText('(#200) missing permissions')).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Show all posts' }));
+    expect(await screen.findByText('Another batch')).toBeTruthy();
   });
 
   it('shows the empty state', async () => {
@@ -74,5 +111,69 @@ describe('page posts', { timeout: 30_000 }, () => {
     await waitFor(() =>
       expect(api.bodies('/page-posts/create')).toEqual([{ page_ids: [31], published: false, posts: [{ material_id: null, message: 'Read the story', link: 'https://drama.example.com/story', call_to_action: null }] }]),
     );
+  });
+
+  it('shows a page’s posts from the platform, made here or elsewhere, scheduled ones with their time, with cursor paging', async () => {
+    const p = (id: string, over: Record<string, unknown> = {}) => ({ id, message: `Post ${id}`, created_time: '2026-11-01T08:00:00.000Z', is_published: true, media_type: 'photo' as const, picture: null, link: null, permalink: null, scheduled_publish_time: null, local_id: null, ...over });
+    const api = mockApi({
+      '/page-posts/pages': () => pages,
+      '/page-posts/list': () => ({ list: [], total: 0 }),
+      '/page-posts/platform': (b) =>
+        b.after === 'c1'
+          ? { list: [p('555_1')], after: null }
+          : { list: [p('555_3', { local_id: 7, is_published: false, scheduled_publish_time: '2026-12-01T10:00:00.000Z' }), p('555_2', { is_published: false })], after: 'c1' },
+    });
+    const { user } = renderScreen(<PostPage />, { url: '/advertising/post?tab=platform' });
+    expect(await screen.findAllByText('Choose a page to see its posts on the platform')).toBeTruthy();
+    await user.click(screen.getByRole('combobox', { name: 'Page' }));
+    await user.click(await screen.findByTitle('Drama Page'));
+    expect(await screen.findByText('Post 555_3')).toBeTruthy();
+    expect(screen.getByText(/^Scheduled for /)).toBeTruthy();
+    expect(screen.getByText('Here')).toBeTruthy();
+    expect(screen.getByText('Elsewhere')).toBeTruthy();
+    expect(screen.getByText('Unpublished')).toBeTruthy();
+    expect(api.lastBody('/page-posts/platform')).toEqual({ page_id: 31, limit: 10 });
+    expect((screen.getByRole('button', { name: 'Previous' }) as HTMLButtonElement).disabled).toBe(true);
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    expect(await screen.findByText('Post 555_1')).toBeTruthy();
+    expect(screen.getByText('Page 2')).toBeTruthy();
+    await waitFor(() => expect((screen.getByRole('button', { name: 'Next' }) as HTMLButtonElement).disabled).toBe(true));
+    await user.click(screen.getByRole('button', { name: 'Previous' }));
+    expect(await screen.findByText('Post 555_3')).toBeTruthy();
+  });
+
+  it('schedules posts: a time is required and must fall 15 minutes to 30 days ahead; the batch goes unpublished with it', async () => {
+    const api = mockApi({
+      '/page-posts/pages': () => pages,
+      '/page-posts/materials': () => ({ list: [], total: 0 }),
+      '/page-posts/list': () => ({ list: [], total: 0 }),
+      '/page-posts/create': () => ({ batch_id: 'b3', task_id: 10, count: 1 }),
+    });
+    const { user } = renderScreen(<PostPage />, { url: '/advertising/post?tab=create' });
+    await user.click(await screen.findByRole('combobox', { name: 'Pages' }));
+    await user.click(await screen.findByTitle('Drama Page'));
+    await user.type(screen.getByRole('textbox', { name: 'Text 1' }), 'Tonight at eight');
+    await user.type(screen.getByRole('textbox', { name: 'Link 1' }), 'https://drama.example.com/8');
+    await user.click(screen.getByRole('radio', { name: /^Schedule/ }));
+    await user.click(screen.getByRole('button', { name: 'Create posts' }));
+    expect(await screen.findByText('Choose when the posts go live')).toBeTruthy();
+
+    const field = screen.getByRole('textbox', { name: 'Goes live at' });
+    const typeTime = async (d: dayjs.Dayjs) => {
+      await user.clear(field);
+      await user.type(field, `${d.format('YYYY-MM-DD HH:mm')}{Enter}`);
+    };
+    await typeTime(dayjs().add(5, 'minute'));
+    expect(await screen.findByText('Choose a time at least 15 minutes from now')).toBeTruthy();
+    await typeTime(dayjs().add(31, 'day'));
+    expect(await screen.findByText('Choose a time at most 30 days from now')).toBeTruthy();
+    const when = dayjs().add(2, 'hour');
+    await typeTime(when);
+    await waitFor(() => expect(screen.queryByText(/Choose a time at/)).toBeNull());
+    await user.click(screen.getByRole('button', { name: 'Create posts' }));
+    const confirm = await findDialog('Create 1 posts?');
+    await user.click(confirm.getByRole('button', { name: /OK|Confirm/ }));
+    await waitFor(() => expect(api.count('/page-posts/create')).toBe(1));
+    expect(api.lastBody('/page-posts/create')).toMatchObject({ published: false, scheduled_at: when.second(0).millisecond(0).toISOString() });
   });
 });

@@ -1,7 +1,8 @@
 import { MinusCircleOutlined, PlusOutlined } from '@ant-design/icons';
-import { CALLS_TO_ACTION, endpoints, postKindSchema, postStatusSchema, type PagePost } from '@ads/contracts';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Flex, Form, Input, Radio, Select, Tabs, Tag, Typography } from 'antd';
+import { CALLS_TO_ACTION, endpoints, POST_SCHEDULE, postKindSchema, postStatusSchema, type PagePost } from '@ads/contracts';
+import { keepPreviousData, useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, App, Button, Card, DatePicker, Flex, Form, Input, Radio, Select, Tabs, Tag, Typography } from 'antd';
+import type dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
@@ -12,13 +13,14 @@ import { api } from '@/lib/api-client';
 import { confirmAction } from '@/lib/confirm';
 import { formatDateTime } from '@/lib/format';
 import '@/locales/launch-namespace';
+import { PlatformPosts } from '@/components/platform-posts';
 
 // 帖子管理 (/advertising/post): the posts made here per page with their status, material and link
 // (filters and paging in the URL), and a bulk form: posts from library materials (or link posts)
 // with text, call to action and link, on chosen pages, published or not.
 
 const querySchema = z.object({
-  tab: z.enum(['list', 'create']).default('list'),
+  tab: z.enum(['list', 'platform', 'create']).default('list'),
   page: urlInt.pipe(z.number().min(1)).default(1),
   page_size: urlInt.pipe(z.number().min(1).max(100)).default(20),
   page_id: urlInt.pipe(z.number().int().positive()).optional(),
@@ -26,6 +28,8 @@ const querySchema = z.object({
   kind: postKindSchema.optional(),
   published: urlBoolean.optional(),
   keyword: z.string().max(100).optional(),
+  /** One batch's posts: where "retry failed" leads, to watch each post's result. */
+  batch_id: z.string().max(64).optional(),
 });
 const useScreenQuery = () => useListQuery(querySchema, { filterKeys: ['page_id', 'status', 'kind', 'published', 'keyword'] });
 const keys = { all: ['page-posts'] as const };
@@ -35,11 +39,49 @@ function usePages() {
   return useQuery({ queryKey: [...keys.all, 'pages'], queryFn: () => api.call(endpoints.pagePosts.pages) });
 }
 
+/** Runs a batch's failed posts again, then shows that batch so each post's result can be watched. */
+function useRetryFailed(list: ReturnType<typeof useScreenQuery>) {
+  const { t } = useTranslation('launch');
+  const { modal, message } = App.useApp();
+  const queryClient = useQueryClient();
+  const retry = useMutation({ mutationFn: (batchId: string) => api.call(endpoints.pagePosts.retry_failed, { batch_id: batchId }) });
+  const run = (batchId: string) =>
+    confirmAction(modal, {
+      title: t('post.retry.confirmTitle'),
+      content: t('post.retry.confirmBody'),
+      action: async () => {
+        const res = await retry.mutateAsync(batchId);
+        message.success(t('post.retry.queued', { count: res.items }));
+        list.patch({ batch_id: batchId, page: 1 });
+        await queryClient.invalidateQueries({ queryKey: keys.all });
+      },
+    });
+  return { run, pending: retry.isPending };
+}
+
+/** A batch's counts per result (the whole batch, not one page of it); polled while posts are under way. */
+function useBatchCounts(batchId: string | undefined) {
+  const statuses = ['created', 'failed', 'pending', 'creating'] as const;
+  // Polled while the batch is on screen (not in a background tab): a retry can start any time.
+  const results = useQueries({
+    queries: statuses.map((status) => ({
+      queryKey: [...keys.all, 'list', { batch_id: batchId, status, page: 1, page_size: 1 }],
+      queryFn: () => api.call(endpoints.pagePosts.list, { batch_id: batchId!, status, page: 1, page_size: 1 }),
+      enabled: Boolean(batchId),
+      refetchInterval: 3000,
+    })),
+  });
+  const n = (i: number) => results[i]?.data?.total ?? 0;
+  return { created: n(0), failed: n(1), running: n(2) + n(3), total: n(0) + n(1) + n(2) + n(3) };
+}
+
 function PostList({ list }: { list: ReturnType<typeof useScreenQuery> }) {
   const { t } = useTranslation('launch');
   const { query } = list;
   const pages = usePages();
+  const retry = useRetryFailed(list);
   const body = {
+    ...(query.batch_id && { batch_id: query.batch_id }),
     page: query.page,
     page_size: query.page_size,
     ...(query.page_id && { page_id: query.page_id }),
@@ -60,7 +102,19 @@ function PostList({ list }: { list: ReturnType<typeof useScreenQuery> }) {
     { key: 'material', title: t('post.columns.material'), width: 160, render: (_, p) => p.material?.name ?? '-' },
     { key: 'message', title: t('post.columns.message'), width: 240, render: (_, p) => <Typography.Paragraph ellipsis={{ rows: 2 }} style={{ margin: 0 }}>{p.message}</Typography.Paragraph> },
     { key: 'link', title: t('post.columns.link'), width: 200, render: (_, p) => (p.link ? <Typography.Text ellipsis style={{ maxWidth: 190 }}>{p.link}</Typography.Text> : '-') },
-    { key: 'published', title: t('post.columns.published'), width: 90, render: (_, p) => <Tag color={p.published ? 'green' : 'default'}>{t(`post.published.${p.published}`)}</Tag> },
+    {
+      key: 'published',
+      title: t('post.columns.published'),
+      width: 150,
+      render: (_, p) => (
+        <Flex vertical>
+          <Tag color={p.published ? 'green' : p.scheduled_at ? 'gold' : 'default'} style={{ width: 'fit-content' }}>
+            {p.scheduled_at && !p.published ? t('post.scheduled') : t(`post.published.${p.published}`)}
+          </Tag>
+          {p.scheduled_at && <Typography.Text type="secondary" style={{ fontSize: 12 }}>{t('post.scheduledAt', { at: formatDateTime(p.scheduled_at) })}</Typography.Text>}
+        </Flex>
+      ),
+    },
     {
       key: 'status',
       title: t('post.columns.status'),
@@ -69,14 +123,41 @@ function PostList({ list }: { list: ReturnType<typeof useScreenQuery> }) {
         <Flex vertical>
           <Tag color={STATUS_COLOR[p.status]} style={{ width: 'fit-content' }}>{t(`post.status.${p.status}`)}</Tag>
           {p.error && <Typography.Text type="danger" style={{ fontSize: 12 }}>{p.error}</Typography.Text>}
+          {p.status === 'failed' && (
+            <Button type="link" size="small" style={{ padding: 0, width: 'fit-content' }} disabled={retry.pending} onClick={() => retry.run(p.batch_id)}>
+              {t('post.retry.action')}
+            </Button>
+          )}
         </Flex>
       ),
     },
     { key: 'post_id', title: t('post.columns.postId'), width: 200, render: (_, p) => (p.platform_post_id ? <Typography.Text copyable>{p.platform_post_id}</Typography.Text> : '-') },
     { key: 'created_at', title: t('post.columns.createdAt'), width: 150, render: (_, p) => <Flex vertical><span>{formatDateTime(p.created_at)}</span><Typography.Text type="secondary" style={{ fontSize: 12 }}>{p.created_by.name}</Typography.Text></Flex> },
   ];
+  const counts = useBatchCounts(query.batch_id);
   return (
     <Flex vertical gap={16}>
+      {query.batch_id && (
+        <Alert
+          type="info"
+          showIcon
+          data-testid="post-batch"
+          title={t('post.batch.title', { id: query.batch_id.slice(0, 8) })}
+          description={t('post.batch.counts', counts)}
+          action={
+            <Flex gap={8}>
+              {counts.failed > 0 && counts.running === 0 && (
+                <Button size="small" type="primary" loading={retry.pending} onClick={() => retry.run(query.batch_id!)}>
+                  {t('post.retry.action')}
+                </Button>
+              )}
+              <Button size="small" onClick={() => list.patch({ batch_id: undefined, page: 1 })}>
+                {t('post.batch.all')}
+              </Button>
+            </Flex>
+          }
+        />
+      )}
       <FilterBar value={list.filters} onChange={list.setFilters} onReset={list.reset} applyOnChange={['page_id', 'status', 'kind', 'published']} label={t('post.filters')}>
         <Form.Item name="page_id" label={t('post.columns.page')}>
           <Select allowClear placeholder={t('all')} style={{ width: 180 }} loading={pages.isPending} options={(pages.data?.list ?? []).map((p) => ({ value: p.id, label: p.name }))} />
@@ -99,6 +180,31 @@ function PostList({ list }: { list: ReturnType<typeof useScreenQuery> }) {
   );
 }
 
+/** The chosen page's posts as the platform has them (made here or elsewhere). */
+function PagePosts({ list }: { list: ReturnType<typeof useScreenQuery> }) {
+  const { t } = useTranslation('launch');
+  const pages = usePages();
+  const pageId = list.query.page_id;
+  return (
+    <Flex vertical gap={16}>
+      <Flex gap={8} align="center">
+        <Typography.Text>{t('post.platform.page')}</Typography.Text>
+        <Select
+          style={{ width: 260 }}
+          value={pageId ?? null}
+          placeholder={t('post.platform.pickPage')}
+          aria-label={t('post.platform.page')}
+          loading={pages.isPending}
+          onChange={(v: number) => list.patch({ page_id: v })}
+          options={(pages.data?.list ?? []).map((p) => ({ value: p.id, label: p.has_token ? p.name : `${p.name} ${t('post.form.noToken')}`, disabled: !p.has_token }))}
+          showSearch={{ optionFilterProp: 'label' }}
+        />
+      </Flex>
+      {pageId ? <PlatformPosts key={pageId} pageId={pageId} /> : <Typography.Text type="secondary">{t('post.platform.pickPage')}</Typography.Text>}
+    </Flex>
+  );
+}
+
 interface Draft {
   material_id?: number | null;
   message?: string;
@@ -107,8 +213,17 @@ interface Draft {
 }
 interface FormValues {
   page_ids: number[];
-  published: boolean;
+  visibility: 'published' | 'unpublished' | 'scheduled';
+  scheduled_at?: dayjs.Dayjs;
   posts: Draft[];
+}
+
+/** The schedule's window (POST_SCHEDULE), checked again by the server when the batch is made. */
+function scheduleProblem(at: dayjs.Dayjs, now = Date.now()): 'scheduleTooSoon' | 'scheduleTooLate' | null {
+  const ahead = at.valueOf() - now;
+  if (ahead < POST_SCHEDULE.minMinutes * 60_000) return 'scheduleTooSoon';
+  if (ahead > POST_SCHEDULE.maxDays * 86_400_000) return 'scheduleTooLate';
+  return null;
 }
 
 function MaterialSelect({ value, onChange, label }: { value?: number | null; onChange?: (v: number | null) => void; label: string }) {
@@ -139,6 +254,7 @@ function CreatePosts({ onDone }: { onDone: () => void }) {
   const pages = usePages();
   const pageIds = Form.useWatch('page_ids', form) ?? [];
   const drafts = Form.useWatch('posts', form) ?? [];
+  const visibility = Form.useWatch('visibility', form);
   const count = pageIds.length * drafts.length;
   const create = useMutation({ mutationFn: (body: Parameters<typeof api.call<typeof endpoints.pagePosts.create>>[1]) => api.call(endpoints.pagePosts.create, body) });
   const submit = (v: FormValues) =>
@@ -148,7 +264,8 @@ function CreatePosts({ onDone }: { onDone: () => void }) {
       action: async () => {
         await create.mutateAsync({
           page_ids: v.page_ids,
-          published: v.published,
+          published: v.visibility === 'published',
+          ...(v.visibility === 'scheduled' && v.scheduled_at && { scheduled_at: v.scheduled_at.second(0).millisecond(0).toISOString() }),
           posts: v.posts.map((p) => ({ material_id: p.material_id ?? null, message: p.message ?? '', link: p.link?.trim() || null, call_to_action: (p.call_to_action as 'WATCH_MORE' | null) ?? null })),
         });
         message.success(t('post.form.queued'));
@@ -158,7 +275,7 @@ function CreatePosts({ onDone }: { onDone: () => void }) {
       },
     });
   return (
-    <Form<FormValues> form={form} layout="vertical" initialValues={{ page_ids: [], published: true, posts: [{ material_id: null, message: '', link: '', call_to_action: null }] }} onFinish={submit} style={{ maxWidth: 900 }}>
+    <Form<FormValues> form={form} layout="vertical" initialValues={{ page_ids: [], visibility: 'published', posts: [{ material_id: null, message: '', link: '', call_to_action: null }] }} onFinish={submit} style={{ maxWidth: 900 }}>
       <Form.Item name="page_ids" label={t('post.form.pages')} rules={[{ required: true, type: 'array', min: 1, message: t('post.form.pagesRequired') }]}>
         <Select
           mode="multiple"
@@ -168,9 +285,33 @@ function CreatePosts({ onDone }: { onDone: () => void }) {
           optionFilterProp="label"
         />
       </Form.Item>
-      <Form.Item name="published" label={t('post.form.published')}>
-        <Radio.Group options={[{ value: true, label: t('post.form.publishedYes') }, { value: false, label: t('post.form.publishedNo') }]} />
+      <Form.Item name="visibility" label={t('post.form.published')}>
+        <Radio.Group
+          options={[
+            { value: 'published', label: t('post.form.publishedYes') },
+            { value: 'unpublished', label: t('post.form.publishedNo') },
+            { value: 'scheduled', label: t('post.form.scheduled') },
+          ]}
+        />
       </Form.Item>
+      {visibility === 'scheduled' && (
+        <Form.Item
+          name="scheduled_at"
+          label={t('post.form.scheduledAt')}
+          extra={t('post.form.scheduleHelp', { min: POST_SCHEDULE.minMinutes, max: POST_SCHEDULE.maxDays })}
+          rules={[
+            { required: true, message: t('post.form.scheduleRequired') },
+            {
+              validator: (_, v: dayjs.Dayjs | undefined) => {
+                const problem = v ? scheduleProblem(v) : null;
+                return problem ? Promise.reject(new Error(t(`post.form.${problem}`, { min: POST_SCHEDULE.minMinutes, max: POST_SCHEDULE.maxDays }))) : Promise.resolve();
+              },
+            },
+          ]}
+        >
+          <DatePicker showTime={{ format: 'HH:mm' }} format="YYYY-MM-DD HH:mm" style={{ width: 220 }} aria-label={t('post.form.scheduledAt')} />
+        </Form.Item>
+      )}
       <Form.List name="posts">
         {(fields, { add, remove }) => (
           <Flex vertical gap={12}>
@@ -242,6 +383,7 @@ export default function PostPage() {
         onChange={(k) => list.patch({ tab: k as 'list' })}
         items={[
           { key: 'list', label: t('post.tabs.list'), children: tab === 'list' ? <PostList list={list} /> : null },
+          { key: 'platform', label: t('post.platform.tab'), children: tab === 'platform' ? <PagePosts list={list} /> : null },
           { key: 'create', label: t('post.tabs.create'), children: tab === 'create' ? <CreatePosts onDone={() => list.patch({ tab: 'list', page: 1 })} /> : null },
         ]}
       />

@@ -1,10 +1,11 @@
 import { DeleteOutlined, PictureOutlined, PlusOutlined, VideoCameraAddOutlined } from '@ant-design/icons';
 import { combinationCount, endpoints, PUBLISH_LIMITS, type PublishMaterial } from '@ads/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, AutoComplete, Button, Card, Flex, Form, Input, Radio, Select, Statistic, Table, Typography } from 'antd';
+import { Alert, AutoComplete, Button, Card, Flex, Form, Input, Modal, Radio, Select, Statistic, Table, Typography } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '@/lib/api-client';
+import { PlatformPosts } from '@/components/platform-posts';
 import { usePublishAccounts, usePublishMaterials } from '../api/use-publish-lookups';
 import { countable, type WizardValues } from './draft';
 import { MaterialPicker } from './material-picker';
@@ -234,17 +235,38 @@ function TextList({ field, max, min, multiline }: { field: 'primary_texts' | 'he
 }
 
 /**
- * A post id: typed, or picked from the posts made under 帖子管理 on the row's page (created ones,
- * published or not, newest first).
+ * A post id: typed, picked from the posts made under 帖子管理 on the row's page (created ones,
+ * published or not, newest first), or browsed among every post the page has on the platform.
  */
 function PostIdField({ index, label, value, onChange }: { index: number; label: string; value?: string; onChange?: (v: string) => void }) {
+  const { t } = useTranslation('publish');
   const pageId = Form.useWatch<number | undefined>(['creatives', 'posts', index, 'page_id']);
+  const [browsing, setBrowsing] = useState(false);
   const body = { page: 1, page_size: 50, status: 'created' as const, ...(pageId && { page_id: pageId }) };
   const posts = useQuery({ queryKey: ['page-posts', 'list', body], queryFn: () => api.call(endpoints.pagePosts.list, body), enabled: Boolean(pageId) });
   const options = (posts.data?.list ?? [])
     .filter((p) => p.platform_post_id)
     .map((p) => ({ value: p.platform_post_id!, label: `${p.platform_post_id} · ${p.material?.name ?? p.link ?? ''} · ${p.message.slice(0, 40)}` }));
-  return <AutoComplete value={value} onChange={onChange} options={options} placeholder="1234567890_9876543210" aria-label={label} />;
+  return (
+    <Flex gap={8}>
+      <AutoComplete value={value} onChange={onChange} options={options} placeholder="1234567890_9876543210" aria-label={label} style={{ flex: 1 }} />
+      <Button disabled={!pageId} onClick={() => setBrowsing(true)} aria-label={t('creatives.posts.browseOf', { n: index + 1 })}>
+        {t('creatives.posts.browse')}
+      </Button>
+      <Modal open={browsing} title={t('creatives.posts.browseTitle')} footer={null} width={1000} onCancel={() => setBrowsing(false)} destroyOnHidden>
+        {pageId && (
+          <PlatformPosts
+            key={pageId}
+            pageId={pageId}
+            onPick={(id) => {
+              onChange?.(id);
+              setBrowsing(false);
+            }}
+          />
+        )}
+      </Modal>
+    </Flex>
+  );
 }
 
 /** Existing page posts as creatives: the page and the post id (`<page id>_<post id>`). */

@@ -285,7 +285,7 @@ describe('schemes', { timeout: 60_000 }, () => {
       '/page-posts/list': (b) => ({
         list:
           b.page_id === 111
-            ? [{ id: 1, batch_id: 'b', page: { id: 111, name: 'Page of US Drama 01', platform_id: '1011' }, kind: 'video', material: { id: 601, name: 'clip-601.mp4' }, message: 'Episode 1 is out', link: null, call_to_action: null, published: false, status: 'created', platform_post_id: '1011_900', error: null, created_by: { id: 1, name: 'manager' }, created_at: '2026-11-01T08:00:00.000Z', posted_at: null }]
+            ? [{ id: 1, batch_id: 'b', page: { id: 111, name: 'Page of US Drama 01', platform_id: '1011' }, kind: 'video', material: { id: 601, name: 'clip-601.mp4' }, message: 'Episode 1 is out', link: null, call_to_action: null, published: false, scheduled_at: null, status: 'created', platform_post_id: '1011_900', error: null, created_by: { id: 1, name: 'manager' }, created_at: '2026-11-01T08:00:00.000Z', posted_at: null }]
             : [],
         total: b.page_id === 111 ? 1 : 0,
       }),
@@ -296,5 +296,28 @@ describe('schemes', { timeout: 60_000 }, () => {
     await user.click(field);
     await user.click(await screen.findByText(/1011_900 · clip-601\.mp4/));
     await waitFor(() => expect((field as HTMLInputElement).value).toBe('1011_900'));
+  });
+
+  it('browses every post the chosen page has on the platform, page by page, and takes the one picked', async () => {
+    leaveWizardAt(1, (v) => {
+      v.creatives.source = 'posts';
+      v.creatives.posts = [{ page_id: 111, post_id: '' }];
+    });
+    const backend = publishBackend(seed);
+    const platformPost = (id: string, message: string) => ({ id, message, created_time: '2026-11-01T08:00:00.000Z', is_published: true, media_type: 'link' as const, picture: null, link: 'https://x.example', permalink: null, scheduled_publish_time: null, local_id: null });
+    const api = mockApi({
+      ...backend.handlers,
+      '/page-posts/list': () => ({ list: [], total: 0 }),
+      '/page-posts/platform': (b) => (b.after === 'c1' ? { list: [platformPost('1011_2', 'Older post')], after: null } : { list: [platformPost('1011_3', 'Newest post')], after: 'c1' }),
+    });
+    const { user } = renderScreen(<PublishPage />, { url: '/advertising/publish' });
+    await user.click(await screen.findByRole('button', { name: 'Browse the page’s posts for post 1' }));
+    const dialog = await findDialog('The page’s posts on the platform');
+    expect(await dialog.findByText('Newest post')).toBeTruthy();
+    await user.click(dialog.getByRole('button', { name: 'Next' }));
+    expect(await dialog.findByText('Older post')).toBeTruthy();
+    expect(api.lastBody('/page-posts/platform')).toEqual({ page_id: 111, limit: 10, after: 'c1' });
+    await user.click(dialog.getByRole('button', { name: 'Use post 1011_2' }));
+    await waitFor(() => expect((screen.getByRole('combobox', { name: 'ID of post 1' }) as HTMLInputElement).value).toBe('1011_2'));
   });
 });
