@@ -314,6 +314,10 @@ export async function chooseUserMenu(page: Page, option: RegExp | string) {
 export async function chooseMenuItem(page: Page, opener: Locator, option: RegExp | string, effect: Locator) {
   const item = page.getByRole('menuitem', { name: option });
   await opener.click();
+  // The menu opens with a motion: a click while it still slides in can land beside the item on a
+  // loaded machine (CI lost one that way twice). Click once the open menu has settled.
+  await expect(item).toBeVisible();
+  await expect(page.locator('.ant-dropdown').filter({ has: item })).not.toHaveClass(/-(appear|enter|leave)/);
   await item.click();
   await expect(effect.first()).toBeVisible();
 }

@@ -42,14 +42,19 @@ test('the home page shows the counts the list screens give, and links to them', 
   const login = await openAs(page, api, MANAGER, '/');
   await expect(page).toHaveURL(/\/index$/);
   await expect(page.getByRole('heading', { name: '你好，管理员' })).toBeVisible();
-  const o = await api.ok<Overview>('/overview/home', {}, login.token);
-  // The same figures as the ad-account list's total.
-  const listed = await api.ok<{ total: number }>('/ad-accounts/list', { page: 1, page_size: 1 }, login.token);
-  expect(o.ad_accounts.total).toBe(listed.total);
-  await expect(figure(page, '广告账户').locator('.ant-statistic-content')).toHaveText(String(o.ad_accounts.total));
-  await expect(figure(page, '个号').locator('.ant-statistic-content')).toHaveText(String(o.personal_accounts.total));
-  await expect(figure(page, '个号')).toContainText(`即将过期 ${o.personal_accounts.expiring}`);
-  await expect(figure(page, '素材').locator('.ant-statistic-content')).toHaveText(String(o.materials.total));
+  // Journeys running beside this one add ad accounts and materials: the page and the calls are
+  // compared as of the same moment, reloading the page when something was added in between.
+  await expect(async () => {
+    const o = await api.ok<Overview>('/overview/home', {}, login.token);
+    // The same figures as the ad-account list's total.
+    const listed = await api.ok<{ total: number }>('/ad-accounts/list', { page: 1, page_size: 1 }, login.token);
+    expect(o.ad_accounts.total).toBe(listed.total);
+    await page.reload();
+    await expect(figure(page, '广告账户').locator('.ant-statistic-content')).toHaveText(String(o.ad_accounts.total), { timeout: 5_000 });
+    await expect(figure(page, '个号').locator('.ant-statistic-content')).toHaveText(String(o.personal_accounts.total), { timeout: 5_000 });
+    await expect(figure(page, '个号')).toContainText(`即将过期 ${o.personal_accounts.expiring}`, { timeout: 5_000 });
+    await expect(figure(page, '素材').locator('.ant-statistic-content')).toHaveText(String(o.materials.total), { timeout: 5_000 });
+  }).toPass({ timeout: 45_000 });
   // A manager sees the company: organic orders show apart.
   await expect(page.getByRole('heading', { name: /全公司投放看板/ })).toBeVisible();
   await expect(page.getByTestId('organic-line')).toContainText('自然流量');
