@@ -15,7 +15,7 @@ import { onCleanup } from './cleanup.ts';
 import { SITES, generateOrders, generateSites, rebuildCohorts, sitesOf, type OrdersFigures, type SiteSecret } from './orders-data.ts';
 import type { BenchDatabase } from './postgres.ts';
 import { ADS_PER_ACCOUNT, ADS_PER_ADSET, ADSETS_PER_CAMPAIGN, analyze, withoutIndexes, type CompanyLayout } from './report-data.ts';
-import { loadUsersOf, RANGE_DAYS, REPORT_SECONDS, serverEnv, type CompanyFigures } from './report.ts';
+import { loadUsersOf, RANGE_DAYS, REPORT_SECONDS, SCREEN_COLUMNS, serverEnv, type CompanyFigures } from './report.ts';
 import { apiLogin, assertLoopback, startServer, type RunningServer } from './server.ts';
 import { loadAsUsers, loadDirect, type Latencies, type LoadUser, type UserLoadFigures } from './user-load.ts';
 
@@ -269,7 +269,8 @@ export async function measureOrderLoads(bench: BenchDatabase, company: CompanyFi
       log(`  server healthy after ${(server.startMs / 1000).toFixed(1)} s; cohort ROI by campaign (sorted by ${COHORT_SORT}), ${users.length} users, ${REPORT_SECONDS} s…`);
       const tokens: LoadUser[] = [];
       for (const u of users) tokens.push({ token: await apiLogin(server, u.account, layout.password), kind: u.role });
-      const body = { level: 'campaign', date_from: range.from, date_to: range.to, page: 1, page_size: 20, sort_field: COHORT_SORT, sort_order: 'descend' };
+      // As 广告数据 asks for it: its default columns (the server sums only their facts).
+      const body = { level: 'campaign', date_from: range.from, date_to: range.to, page: 1, page_size: 20, sort_field: COHORT_SORT, sort_order: 'descend', columns: SCREEN_COLUMNS };
       const endpoint = await loadAsUsers(server.baseUrl, '/api/ad-reports/list', body, tokens, REPORT_SECONDS, 'cohort ROI by campaign');
       if (!endpoint.valid) problems.push(`orders cohort ROI: failing requests (non2xx ${endpoint.non2xx}, not code 0 ${endpoint.mismatches}, errors ${endpoint.errors}, timeouts ${endpoint.timeouts})`);
       const counts = users.reduce<Record<string, number>>((m, u) => ({ ...m, [u.role]: (m[u.role] ?? 0) + 1 }), {});

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { FACT_COLUMNS } from '@ads/contracts';
+import { FACT_COLUMNS, METRIC_KEYS, metrics, type MetricKey } from '@ads/contracts';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'kysely';
 import { openDatabase, pgliteParsers, type Db } from '../apps/server/src/db/database.ts';
@@ -48,8 +48,16 @@ export const VIEWS = ['optimizer', 'account', 'campaign'] as const;
 export type View = (typeof VIEWS)[number];
 const GROUP_KEY: Record<View, string> = { optimizer: 'owner_user_id', account: 'ad_account_id', campaign: 'campaign_id' };
 
+/**
+ * The metric columns 广告数据 shows until a user picks others (the registry's defaults), which its
+ * list asks for: the server sums only their facts.
+ */
+export const SCREEN_COLUMNS: MetricKey[] = METRIC_KEYS.filter((k) => metrics[k].defaultVisible);
+
 export interface ViewFigures {
   view: View;
+  /** The screen's default columns, or every metric (no `columns`: what a list asked for before 2026-11-25). */
+  columns: 'screen' | 'every metric';
   endpoint: UserLoadFigures;
   /** The raw GROUP BY over ad_stats_daily with each user's scope, as many callers, straight on the database. */
   baseline: Latencies & { byKind: Record<string, Latencies> };
@@ -146,11 +154,13 @@ async function measureViews(server: RunningServer, layout: CompanyLayout, users:
   const tokens: LoadUser[] = [];
   for (const u of users) tokens.push({ token: await apiLogin(server, u.account, layout.password), kind: u.role });
   const out: ViewFigures[] = [];
-  for (const view of VIEWS) {
-    const body = { level: view, date_from: range.from, date_to: range.to, page: 1, page_size: 20 };
-    const endpoint = await loadAsUsers(server.baseUrl, '/api/ad-reports/list', body, tokens, REPORT_SECONDS, `${server.label} ${view} view`);
+  // Each view as the screen asks for it, then the campaign view once more with every metric.
+  const runs: [View, ViewFigures['columns']][] = [...VIEWS.map((v): [View, ViewFigures['columns']] => [v, 'screen']), ['campaign', 'every metric']];
+  for (const [view, columns] of runs) {
+    const body = { level: view, date_from: range.from, date_to: range.to, page: 1, page_size: 20, ...(columns === 'screen' && { columns: SCREEN_COLUMNS }) };
+    const endpoint = await loadAsUsers(server.baseUrl, '/api/ad-reports/list', body, tokens, REPORT_SECONDS, `${server.label} ${view} view (${columns})`);
     const baseline = baselines[view];
-    out.push({ view, endpoint, baseline, p50Ratio: endpoint.p50Ms / baseline.p50Ms, p95Ratio: endpoint.p95Ms / baseline.p95Ms, aimMet: endpoint.p95Ms <= AIM_P95_MS });
+    out.push({ view, columns, endpoint, baseline, p50Ratio: endpoint.p50Ms / baseline.p50Ms, p95Ratio: endpoint.p95Ms / baseline.p95Ms, aimMet: endpoint.p95Ms <= AIM_P95_MS });
   }
   return out;
 }

@@ -280,6 +280,7 @@ function printReport(d: DriverReportFigures) {
   for (const v of d.views) {
     const e = v.endpoint;
     const failures = e.non2xx + e.mismatches + e.errors + e.timeouts;
+    if (v.columns !== 'screen') log(`  ${v.view} view again, with ${v.columns} (no \`columns\`):`);
     log(`  ${v.view.padEnd(9)} endpoint  ${lat(e)}  ${e.responseBytes} B${failures ? `  FAILED: non2xx ${e.non2xx}, not code 0 ${e.mismatches}, errors ${e.errors}, timeouts ${e.timeouts}` : ''}`);
     log(`  ${''.padEnd(9)} by kind   ${Object.entries(e.byKind).map(([k, l]) => `${k} p50 ${ms(l.p50Ms)} p95 ${ms(l.p95Ms)}`).join('; ')}`);
     log(`  ${''.padEnd(9)} raw GROUP BY  ${lat(v.baseline)}  (${Object.entries(v.baseline.byKind).map(([k, l]) => `${k} p95 ${ms(l.p95Ms)}`).join('; ')})`);
@@ -289,8 +290,8 @@ function printReport(d: DriverReportFigures) {
 
 function reportRows(d: DriverReportFigures): Row[] {
   return d.views.flatMap((v): Row[] => [
-    [`Report ${d.driver} ${v.view}: p95 ms`, f0(v.endpoint.p95Ms), `raw GROUP BY ${f0(v.baseline.p95Ms)}`, f2(v.p95Ratio)],
-    [`Report ${d.driver} ${v.view}: p50 ms`, f0(v.endpoint.p50Ms), `raw GROUP BY ${f0(v.baseline.p50Ms)}`, f2(v.p50Ratio)],
+    [`Report ${d.driver} ${v.view}${v.columns === 'screen' ? '' : ` (${v.columns})`}: p95 ms`, f0(v.endpoint.p95Ms), `raw GROUP BY ${f0(v.baseline.p95Ms)}`, f2(v.p95Ratio)],
+    [`Report ${d.driver} ${v.view}${v.columns === 'screen' ? '' : ` (${v.columns})`}: p50 ms`, f0(v.endpoint.p50Ms), `raw GROUP BY ${f0(v.baseline.p50Ms)}`, f2(v.p50Ratio)],
   ]);
 }
 

@@ -1,6 +1,6 @@
 // `npm test`: install, then typecheck, lint, unit + API tests, build, and browser tests.
 // With DATABASE_URL set, API and browser tests also run against that PostgreSQL server.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { ensureBuild, ensureInstall, log, root } from './lib.mjs';
 
@@ -17,6 +17,42 @@ function step(name, cmd, args, env = {}) {
     summary();
     log(`FAILED: ${name}`);
     process.exit(res.status ?? 1);
+  }
+}
+
+/**
+ * Runs single-threaded checks (tsc, eslint) two at a time: one alone leaves a core idle. Each one's
+ * output is printed whole when it ends, so the log stays readable; the first failure stops the run
+ * after the others have ended.
+ */
+async function parallelSteps(steps, lanes = 2) {
+  const queue = [...steps];
+  const failed = [];
+  const runOne = ([name, cmd, args]) =>
+    new Promise((resolve) => {
+      const t0 = Date.now();
+      const child = spawn(cmd, args, { cwd: root, env: process.env });
+      const out = [];
+      child.stdout.on('data', (d) => out.push(d));
+      child.stderr.on('data', (d) => out.push(d));
+      child.on('close', (code) => {
+        const ok = code === 0;
+        timings.push([name, Date.now() - t0, ok]);
+        log(`${name}${ok ? '' : ' FAILED'} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+        if (out.length) process.stdout.write(Buffer.concat(out));
+        if (!ok) failed.push(name);
+        resolve();
+      });
+    });
+  const lane = async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) await runOne(next);
+  };
+  log(`${steps.map(([name]) => name).join(', ')} (${lanes} at a time)…`);
+  await Promise.all(Array.from({ length: lanes }, lane));
+  if (failed.length) {
+    summary();
+    log(`FAILED: ${failed.join(', ')}`);
+    process.exit(1);
   }
 }
 
@@ -44,10 +80,11 @@ function ensureChromium() {
 ensureInstall();
 const hasChromium = ensureChromium();
 
-for (const ws of ['packages/contracts', 'packages/meta-sim', 'apps/server', 'apps/web', 'e2e', 'bench']) {
-  step(`typecheck ${ws}`, 'npx', ['tsc', '--noEmit', '-p', ws]);
-}
-step('lint', 'npx', ['eslint', '.', '--max-warnings=0']);
+// The longest first, so the two lanes end together.
+await parallelSteps([
+  ['lint', 'npx', ['eslint', '.', '--max-warnings=0']],
+  ...['apps/server', 'apps/web', 'bench', 'packages/contracts', 'packages/meta-sim', 'e2e'].map((ws) => [`typecheck ${ws}`, 'npx', ['tsc', '--noEmit', '-p', ws]]),
+]);
 step('unit: contracts', 'npx', ['vitest', 'run', '--root', 'packages/contracts']);
 step('simulator (Graph API over HTTP)', 'npx', ['vitest', 'run', '--root', 'packages/meta-sim']);
 step('unit: web screens', 'npx', ['vitest', 'run', '--root', 'apps/web']);

@@ -40,7 +40,11 @@ export const adReportBodySchema = pageBodySchema.extend({
   /** A metric key, or `name`. */
   sort_field: z.union([metricKeySchema, z.literal('name')]).optional(),
   sort_order: sortOrderSchema.optional(),
-  /** Export only: the metric columns, in order (default: the registry's default columns). */
+  /**
+   * The metric columns shown, in order. The list computes only these and the sort metric (the
+   * others come back null; absent: every metric); the export writes these (absent: the registry's
+   * default columns).
+   */
   columns: z.array(metricKeySchema).max(60).optional(),
 });
 export type AdReportBody = z.infer<typeof adReportBodySchema>;

@@ -76,7 +76,7 @@ export function adDataRoutes(s: AdDataServices): FastifyPluginAsync {
         ...keys.map((k) => ({ header: metrics[k].title[lang], width: 14, value: (r: AdReportRow) => cell(k, r.metrics[k]) })),
       ];
       const file = `${zh ? '广告数据' : 'ad-data'}-${req.body.level}-${req.body.date_from}_${req.body.date_to}.xlsx`;
-      return sendXlsx(reply, file, level[lang], columns, (page) => s.reports.exportRows(req.ctx(), req.body, page));
+      return sendXlsx(reply, file, level[lang], columns, (page) => s.reports.exportRows(req.ctx(), req.body, page, keys));
     });
 
     endpoint(app, adReports.hourly, async (req) => s.reports.hourly(req.ctx(), req.body));

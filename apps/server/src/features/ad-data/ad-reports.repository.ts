@@ -41,7 +41,15 @@ export interface ReportQuery {
   offset: number;
   /** Today's report day: cohort figures (Dn) only count days whose day+N has ended. */
   today: string;
+  /**
+   * The fact columns to sum (those of the metrics shown and of the sort); absent = every column.
+   * The others come back as 0 and the side (insights or orders) none of them is on is not read.
+   */
+  columns?: readonly FactColumn[];
 }
+
+/** The fact columns a query sums, in REPORT_COLUMNS order. */
+const columnsOf = (q: { columns?: readonly FactColumn[] }): readonly FactColumn[] => q.columns ?? REPORT_COLUMNS;
 
 export interface ReportRowRaw {
   key: number;
@@ -125,22 +133,38 @@ function statsCte(q: ReportQuery, from: string, to: string): RawBuilder<unknown>
   const key = sql`coalesce(${sql.ref(`f.${GROUP_KEY[q.level]}`)}, 0)`;
   const where = factWhere({ ...q, from, to });
   const matured = (n: (typeof COHORT_DAYS)[number]) => lastMaturedDay(n, q.today);
-  const nulls = (cols: readonly string[]) => cols.map((c) => sql`null::bigint as ${sql.ref(c)}`);
-  const insightCols = [
-    ...FACT_COLUMNS.map((c) => sql`sum(f.${sql.ref(c)}::float8)::bigint as ${sql.ref(c)}`),
-    ...COHORT_DAYS.map((n) => sql`sum(f.spend_usd_cents::float8) filter (where f.day <= ${matured(n)})::bigint as ${sql.ref(`matured_spend_d${n}_usd_cents`)}`),
-  ];
-  const orderCols = [
-    ...(['revenue_usd_cents', 'payers', 'new_payers'] as const).map((c) => sql`sum(f.${sql.ref(c)}::float8)::bigint as ${sql.ref(c)}`),
-    ...COHORT_DAYS.map((n) => sql`sum(f.${sql.ref(`cohort_d${n}_usd_cents`)}::float8) filter (where f.day <= ${matured(n)})::bigint as ${sql.ref(`cohort_d${n}_usd_cents`)}`),
-    ...([1, 3, 7] as const).map((n) => sql`sum(f.cohort_d0_usd_cents::float8) filter (where f.day <= ${matured(n)})::bigint as ${sql.ref(`matured_d0_at_d${n}_usd_cents`)}`),
-  ];
-  const insightNames = [...FACT_COLUMNS, ...COHORT_DAYS.map((n) => `matured_spend_d${n}_usd_cents`)];
-  const orderNames = ['revenue_usd_cents', 'payers', 'new_payers', ...COHORT_DAYS.map((n) => `cohort_d${n}_usd_cents`), ...([1, 3, 7] as const).map((n) => `matured_d0_at_d${n}_usd_cents`)];
-  const insights = sql`select ${key} as g, ${sql.join([...insightCols, ...nulls(orderNames)])} from ${table} f where ${where} group by 1`;
-  const orders = sql`select ${key} as g, ${sql.join([...nulls(insightNames), ...orderCols])} from ${orderFacts(q.level, from, to)} f where ${where} group by 1`;
-  const sums = [...insightNames, ...orderNames].map((c) => sql`sum(u.${sql.ref(c)})::bigint as ${sql.ref(c)}`);
-  return sql`select u.g as k, ${sql.join(sums)} from (${insights} union all ${orders}) u group by u.g`;
+  const wanted = new Set<string>(columnsOf(q));
+  const sum = (expr: RawBuilder<unknown>, name: string) => sql`sum(${expr}::float8)::bigint as ${sql.ref(name)}`;
+  const sumMatured = (expr: RawBuilder<unknown>, n: (typeof COHORT_DAYS)[number], name: string) =>
+    sql`sum(${expr}::float8) filter (where f.day <= ${matured(n)})::bigint as ${sql.ref(name)}`;
+  // Each side's aggregates by output column, in REPORT_COLUMNS order; only the wanted ones are summed.
+  const insightAggs: [string, RawBuilder<unknown>][] = [
+    ...FACT_COLUMNS.map((c): [string, RawBuilder<unknown>] => [c, sum(sql.ref(`f.${c}`), c)]),
+    ...COHORT_DAYS.map((n): [string, RawBuilder<unknown>] => [`matured_spend_d${n}_usd_cents`, sumMatured(sql`f.spend_usd_cents`, n, `matured_spend_d${n}_usd_cents`)]),
+  ].filter(([c]) => wanted.has(c));
+  const orderAggs: [string, RawBuilder<unknown>][] = [
+    ...(['revenue_usd_cents', 'payers', 'new_payers'] as const).map((c): [string, RawBuilder<unknown>] => [c, sum(sql.ref(`f.${c}`), c)]),
+    ...COHORT_DAYS.map((n): [string, RawBuilder<unknown>] => [`cohort_d${n}_usd_cents`, sumMatured(sql.ref(`f.cohort_d${n}_usd_cents`), n, `cohort_d${n}_usd_cents`)]),
+    ...([1, 3, 7] as const).map((n): [string, RawBuilder<unknown>] => [`matured_d0_at_d${n}_usd_cents`, sumMatured(sql`f.cohort_d0_usd_cents`, n, `matured_d0_at_d${n}_usd_cents`)]),
+  ].filter(([c]) => wanted.has(c));
+  // A side none of whose columns is wanted is not read at all (the orders side of an insights-only
+  // column set is most of the cost of a report with orders). With nothing wanted, the insights
+  // side still gives the groups.
+  const sides: { aggs: [string, RawBuilder<unknown>][]; from: RawBuilder<unknown> }[] = [];
+  if (insightAggs.length || !orderAggs.length) sides.push({ aggs: insightAggs, from: sql`${table}` });
+  if (orderAggs.length) sides.push({ aggs: orderAggs, from: orderFacts(q.level, from, to) });
+  const names = sides.flatMap((side) => side.aggs.map(([c]) => c));
+  if (sides.length === 1) {
+    const only = sides[0]!;
+    return sql`select ${key} as k${sql.join(only.aggs.map(([, agg]) => sql`, ${agg}`), sql``)} from ${only.from} f where ${where} group by 1`;
+  }
+  const selects = sides.map((side) => {
+    const own = new Set(side.aggs.map(([c]) => c));
+    const cols = names.map((c) => (own.has(c) ? side.aggs.find(([n]) => n === c)![1] : sql`null::bigint as ${sql.ref(c)}`));
+    return sql`select ${key} as g, ${sql.join(cols)} from ${side.from} f where ${where} group by 1`;
+  });
+  const sums = names.map((c) => sql`sum(u.${sql.ref(c)})::bigint as ${sql.ref(c)}`);
+  return sql`select u.g as k, ${sql.join(sums)} from (${sql.join(selects, sql` union all `)}) u group by u.g`;
 }
 
 /** The row source of a level: objects (with their own filters) left-joined to the stats, or the stats' groups themselves. */
@@ -227,9 +251,9 @@ function rowsFrom(q: ReportQuery): RawBuilder<unknown> {
   }
 }
 
-function toSums(row: Record<string, unknown>): FactSums {
+function toSums(row: Record<string, unknown>, columns: readonly FactColumn[]): FactSums {
   const out: FactSums = {};
-  for (const c of REPORT_COLUMNS) out[c as FactColumn] = row[c] == null ? 0 : Number(row[c]);
+  for (const c of columns) out[c] = row[c] == null ? 0 : Number(row[c]);
   return out;
 }
 
@@ -245,15 +269,16 @@ const TOTAL = 't__';
 export async function reportRows(db: Db, q: ReportQuery): Promise<{ rows: ReportRowRaw[]; total: number; totals: FactSums }> {
   const order = q.sort?.order === 'asc' ? sql`asc` : sql`desc`;
   const sortExpr = !q.sort || q.sort.field === 'name' ? sql`r.name` : metricSqlOn('r', q.sort.field);
-  const sums = sql.join(REPORT_COLUMNS.map((c) => sql`coalesce(sum(r.${sql.ref(c)}), 0)::bigint as ${sql.ref(`${TOTAL}${c}`)}`));
+  const columns = columnsOf(q);
+  const sums = sql.join([sql`count(*)::int as ${sql.ref(`${TOTAL}count`)}`, ...columns.map((c) => sql`coalesce(sum(r.${sql.ref(c)}), 0)::bigint as ${sql.ref(`${TOTAL}${c}`)}`)]);
   const result = await sql<Record<string, unknown>>`with s as (${statsCte(q, q.from, q.to)}), r as (${rowsFrom(q)}),
-    t as (select count(*)::int as ${sql.ref(`${TOTAL}count`)}, ${sums} from r),
+    t as (select ${sums} from r),
     p as (select r.*, row_number() over (order by ${sortExpr} ${order} nulls last, r.key ${order}) as ${sql.ref(`${TOTAL}rank`)} from r)
     select * from t left join p on p.${sql.ref(`${TOTAL}rank`)} > ${q.offset} and p.${sql.ref(`${TOTAL}rank`)} <= ${q.offset + q.limit}
     order by p.${sql.ref(`${TOTAL}rank`)}`.execute(db);
   const first = result.rows[0] ?? {};
   const totals: Record<string, unknown> = {};
-  for (const c of REPORT_COLUMNS) totals[c] = first[`${TOTAL}${c}`];
+  for (const c of columns) totals[c] = first[`${TOTAL}${c}`];
   return {
     rows: result.rows
       .filter((r) => r.key != null)
@@ -277,10 +302,10 @@ export async function reportRows(db: Db, q: ReportQuery): Promise<{ rows: Report
         currency: (r.currency as string | null) ?? null,
         drama_id: r.drama_id == null ? null : Number(r.drama_id),
         product_id: r.product_id == null ? null : Number(r.product_id),
-        sums: toSums(r),
+        sums: toSums(r, columns),
       })),
     total: Number(first[`${TOTAL}count`] ?? 0),
-    totals: toSums(totals),
+    totals: toSums(totals, columns),
   };
 }
 
@@ -299,13 +324,13 @@ export async function previousSums(db: Db, q: ReportQuery, from: string, to: str
   const byKey = new Map<number, FactSums>();
   if (keys.length) {
     const rows = await sql<Record<string, unknown>>`${base} select * from r where r.key in (${sql.join(keys)})`.execute(db);
-    for (const r of rows.rows) byKey.set(Number(r.key), toSums(r));
+    for (const r of rows.rows) byKey.set(Number(r.key), toSums(r, columnsOf(q)));
   }
-  const sums = sql.join(REPORT_COLUMNS.map((c) => sql`coalesce(sum(s.${sql.ref(c)}), 0)::bigint as ${sql.ref(c)}`));
+  const sums = sql.join(columnsOf(q).map((c) => sql`coalesce(sum(s.${sql.ref(c)}), 0)::bigint as ${sql.ref(c)}`));
   // Totals of the previous period over the same filters as the current rows.
   const cur = sql`with s as (${statsCte(prev, from, to)}), r as (${rowsFrom(q)})`;
   const agg = await sql<Record<string, unknown>>`${cur} select ${sums} from s where s.k in (select key from r)`.execute(db);
-  return { byKey, totals: toSums(agg.rows[0] ?? {}) };
+  return { byKey, totals: toSums(agg.rows[0] ?? {}, columnsOf(q)) };
 }
 
 

@@ -1,4 +1,4 @@
-import { METRIC_KEYS, metricChange, metricValue, notMaturedMetrics, textIn, type AdHourlyResult, type AdReportBody, type AdReportResult, type AdReportRow, type FactSums, type Lang, type MetricKey } from '@ads/contracts';
+import { factColumnsOf, METRIC_KEYS, metricChange, metricValue, notMaturedMetrics, textIn, type AdHourlyResult, type AdReportBody, type AdReportResult, type AdReportRow, type FactSums, type Lang, type MetricKey } from '@ads/contracts';
 import type { z } from 'zod';
 import type { adHourlyBodySchema } from '@ads/contracts';
 import type { Db } from '../../db/database.ts';
@@ -38,8 +38,9 @@ const MAX_RANGE_DAYS = 400;
 const READ_REFRESH_PAIRS = 300;
 const dayCount = (from: string, to: string) => Math.round((Date.parse(to) - Date.parse(from)) / 86_400_000) + 1;
 
-function valuesOf(sums: FactSums): Record<MetricKey, number | null> {
-  return Object.fromEntries(METRIC_KEYS.map((k) => [k, metricValue(k, sums)])) as Record<MetricKey, number | null>;
+/** Every metric's value from the sums; those outside `shown` (not summed) are null. */
+function valuesOf(sums: FactSums, shown: ReadonlySet<MetricKey> | null): Record<MetricKey, number | null> {
+  return Object.fromEntries(METRIC_KEYS.map((k) => [k, shown && !shown.has(k) ? null : metricValue(k, sums)])) as Record<MetricKey, number | null>;
 }
 
 /** What the caller may see of ad data: their ad accounts or their people's objects (null = all). */
@@ -49,8 +50,8 @@ export async function reportScope(db: Db, actor: ScopeActor): Promise<ReportScop
 }
 
 /** One answer row from its raw sums; `prevValues` (the previous period's metrics) adds the change in %. */
-function reportRow(r: ReportRowRaw, prevValues: Record<MetricKey, number | null> | null): AdReportRow {
-  const metricsNow = valuesOf(r.sums);
+function reportRow(r: ReportRowRaw, prevValues: Record<MetricKey, number | null> | null, shown: ReadonlySet<MetricKey> | null): AdReportRow {
+  const metricsNow = valuesOf(r.sums, shown);
   return {
     id: r.key,
     name: r.name,
@@ -74,7 +75,18 @@ function reportRow(r: ReportRowRaw, prevValues: Record<MetricKey, number | null>
 }
 
 export function createAdReportService({ db, clock, jobs, reportTimezone }: AdReportDeps) {
-  async function queryOf(actor: ScopeActor, body: AdReportBody): Promise<ReportQuery> {
+  /**
+   * The metrics a call computes: the columns it shows (`columns`) and its sort; null = all of them.
+   * Only their fact columns are summed, which is most of a report's cost.
+   */
+  function shownOf(body: AdReportBody, fallback?: readonly MetricKey[]): ReadonlySet<MetricKey> | null {
+    const keys = body.columns?.length ? body.columns : fallback;
+    if (!keys) return null;
+    const sortField = body.sort_field ?? 'spend';
+    return new Set<MetricKey>(sortField === 'name' ? keys : [...keys, sortField]);
+  }
+
+  async function queryOf(actor: ScopeActor, body: AdReportBody, shown: ReadonlySet<MetricKey> | null): Promise<ReportQuery> {
     if (body.date_from > body.date_to) throw new AppError('VALIDATION', { detail: 'date_from > date_to' }, 'date_from');
     if (dayCount(body.date_from, body.date_to) > MAX_RANGE_DAYS) throw new AppError('VALIDATION', { detail: `≤ ${MAX_RANGE_DAYS} days` }, 'date_to');
     // Order facts of the range (and of the period before it, the comparison's) as of now: intakes only log what they change (orders/cohorts.ts).
@@ -104,6 +116,7 @@ export function createAdReportService({ db, clock, jobs, reportTimezone }: AdRep
       limit: body.page_size,
       offset: (body.page - 1) * body.page_size,
       today: dayIn(clock.now().getTime(), reportTimezone),
+      ...(shown && { columns: factColumnsOf([...shown]) }),
     };
   }
 
@@ -118,7 +131,8 @@ export function createAdReportService({ db, clock, jobs, reportTimezone }: AdRep
   }
 
   async function list(actor: ScopeActor, body: AdReportBody): Promise<AdReportResult> {
-    const q = await queryOf(actor, body);
+    const shown = shownOf(body);
+    const q = await queryOf(actor, body, shown);
     const n = dayCount(q.from, q.to);
     await freshen(q, body.compare ? addDays(q.from, -n) : q.from);
     const { rows, total, totals } = await reportRows(db, q);
@@ -130,13 +144,13 @@ export function createAdReportService({ db, clock, jobs, reportTimezone }: AdRep
     }
     const list = rows.map((r) => {
       const prevSums = previous ? (previous.byKey.get(r.key) ?? {}) : null;
-      return reportRow(r, prevSums ? valuesOf(prevSums) : null);
+      return reportRow(r, prevSums ? valuesOf(prevSums, shown) : null, shown);
     });
     return {
       list,
       total,
-      totals: valuesOf(totals),
-      previous_totals: previous ? valuesOf(previous.totals) : null,
+      totals: valuesOf(totals, shown),
+      previous_totals: previous ? valuesOf(previous.totals, shown) : null,
       previous_range: previousRange,
       not_matured: notMaturedMetrics(q.from, q.today),
       previous_not_matured: previousRange ? notMaturedMetrics(previousRange.date_from, q.today) : [],
@@ -149,11 +163,12 @@ export function createAdReportService({ db, clock, jobs, reportTimezone }: AdRep
     list: (ctx: RequestContext, body: AdReportBody) => list(ctx.actor, body),
 
     /** The rows of an export: the same query, a slice of the matching rows. */
-    async exportRows(ctx: RequestContext, body: AdReportBody, page: { limit: number; offset: number }): Promise<AdReportRow[]> {
-      const q = await queryOf(ctx.actor, body);
+    async exportRows(ctx: RequestContext, body: AdReportBody, page: { limit: number; offset: number }, keys: readonly MetricKey[]): Promise<AdReportRow[]> {
+      const shown = shownOf(body, keys);
+      const q = await queryOf(ctx.actor, body, shown);
       if (page.offset === 0) await freshen(q, q.from);
       const { rows } = await reportRows(db, { ...q, limit: page.limit, offset: page.offset });
-      return rows.map((r) => reportRow(r, null));
+      return rows.map((r) => reportRow(r, null, shown));
     },
 
     /** Spend (USD), impressions and clicks per report-zone hour of a day and of the day before, for one row (or everything in scope). */

@@ -132,7 +132,7 @@ export function createDashboardService(d: DashboardDeps) {
       const [dramas, products, campaigns, alertList] = await Promise.all([
         top('drama'),
         top('product'),
-        d.adReports.list(ctx, adReportBodySchema.parse({ level: 'campaign', ...range, page: 1, page_size: TOP_ROWS, sort_field: body.top_by, sort_order: 'descend' })),
+        d.adReports.list(ctx, adReportBodySchema.parse({ level: 'campaign', ...range, page: 1, page_size: TOP_ROWS, sort_field: body.top_by, sort_order: 'descend', columns: ['spend', 'revenue', 'roi', 'd0_roi'] })),
         alerts(ctx, company, now),
       ]);
 

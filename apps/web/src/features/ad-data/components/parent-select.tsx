@@ -18,7 +18,7 @@ interface Props {
 export function ParentSelect({ level, adAccountId, value, onChange, id, placeholder }: Props) {
   const search = useRemoteSearch();
   const today = todayIn(useReportTimezone());
-  const report = useAdReport({ level, page: 1, page_size: 50, date_from: today, date_to: today, ad_account_ids: [adAccountId], status: 'all', sort_field: 'name', sort_order: 'ascend', ...(search.term && { keyword: search.term }) });
+  const report = useAdReport({ level, page: 1, page_size: 50, date_from: today, date_to: today, ad_account_ids: [adAccountId], status: 'all', sort_field: 'name', sort_order: 'ascend', columns: ['spend'], ...(search.term && { keyword: search.term }) });
   const options = useMemo(() => (report.data?.list ?? []).filter((r) => !r.deleted).map((r) => ({ value: r.id, label: `${r.name} (${r.platform_id ?? r.id})` })), [report.data]);
   return (
     <Select<number>

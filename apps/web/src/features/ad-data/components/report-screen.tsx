@@ -30,9 +30,10 @@ const AD_HIDDEN = defaultHiddenMetrics(METRIC_KEYS);
 function AdsDrawer({ adset, query, range, onClose }: { adset: AdReportRow | null; query: AdReportQuery; range: [string, string]; onClose: () => void }) {
   const { t } = useTranslation('adData');
   const list = useLocalList();
-  const body = reportBody('ad', { ...list.query, ...carried(query), adset_id: adset?.id } as AdReportQuery, range);
-  const ads = useAdReport(body, { enabled: adset !== null });
   const chooser = useColumnPrefs('ad-report.ad', AD_HIDDEN);
+  // Only the columns shown are computed (the server sums their facts alone).
+  const body = { ...reportBody('ad', { ...list.query, ...carried(query), adset_id: adset?.id } as AdReportQuery, range), columns: METRIC_KEYS.filter((k) => !chooser.hidden.includes(k)) };
+  const ads = useAdReport(body, { enabled: adset !== null });
   const focusReturn = useDrawerFocusReturn(adset !== null);
   return (
     <Drawer open={adset !== null} onClose={onClose} size="90%" title={t('ads.title', { name: adset?.name ?? '' })} destroyOnHidden {...focusReturn}>
@@ -60,9 +61,11 @@ export function ReportScreen({ config }: { config: ReportScreenConfig }) {
   const today = todayIn(zone);
   const range: [string, string] = [q.date_from ?? today, q.date_to ?? q.date_from ?? today];
   const [live, setLive] = useState(false);
-  const body = reportBody(level, q, range);
-  const report = useAdReport(body, { refetchInterval: live ? LIVE_MS : false });
   const chooser = useColumnPrefs(`ad-report.${level}`, useMemo(() => [...defaultHiddenMetrics(METRIC_KEYS), ...ACCOUNT_HIDDEN], []));
+  const shownMetrics = METRIC_KEYS.filter((k) => !chooser.hidden.includes(k));
+  // Only the columns shown are computed (the server sums their facts alone); the export writes the same.
+  const body = { ...reportBody(level, q, range), columns: shownMetrics };
+  const report = useAdReport(body, { refetchInterval: live ? LIVE_MS : false });
   const exporter = useExportAdReport();
   const sync = useSyncAdAccounts();
   const [adset, setAdset] = useState<AdReportRow | null>(null);
@@ -107,7 +110,6 @@ export function ReportScreen({ config }: { config: ReportScreenConfig }) {
     }
   };
 
-  const shownMetrics = METRIC_KEYS.filter((k) => !chooser.hidden.includes(k));
   const { page: _p, page_size: _s, ...exportRest } = body;
   const crumbs = admin ? null : breadcrumbs(path, q, routeTitle(REPORT_SCREENS.optimizer.path, locale), title, t('unassigned'));
   const asOf = data?.as_of;
@@ -122,7 +124,7 @@ export function ReportScreen({ config }: { config: ReportScreenConfig }) {
               {t('fx.open')}
             </Button>
           )}
-          <ExportButton exporter={exporter} body={{ ...exportRest, columns: shownMetrics }} filename={`${t('export.file', { level: t(`levels.${level}`) })}-${range[0]}_${range[1]}.xlsx`} />
+          <ExportButton exporter={exporter} body={exportRest} filename={`${t('export.file', { level: t(`levels.${level}`) })}-${range[0]}_${range[1]}.xlsx`} />
         </>
       }
     >

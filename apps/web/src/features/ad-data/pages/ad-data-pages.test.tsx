@@ -60,10 +60,20 @@ describe('ad data report', { timeout: 60_000 }, () => {
     const body = api.lastBody('/ad-reports/list') as Record<string, unknown>;
     expect(body.level).toBe('optimizer');
     expect(body.date_from).toBe(body.date_to);
+    // The list asks for the columns it shows (the server computes only those).
+    const shown = METRIC_KEYS.filter((k) => metrics[k].defaultVisible);
+    expect(body.columns).toEqual(shown);
     expect(screen.getByTestId('as-of').textContent).toMatch(/Data as of/);
     // The export is what the table shows: its level, range, filters and the visible metric columns in order.
     await user.click(screen.getByRole('button', { name: /Export/ }));
-    await waitFor(() => expect(api.lastBody('/ad-reports/export')).toMatchObject({ level: 'optimizer', date_from: body.date_from, columns: METRIC_KEYS.filter((k) => metrics[k].defaultVisible) }));
+    await waitFor(() => expect(api.lastBody('/ad-reports/export')).toMatchObject({ level: 'optimizer', date_from: body.date_from, columns: shown }));
+    // Hiding a column asks again without it; showing one asks again with it.
+    await user.click(screen.getByRole('button', { name: /Columns/ }));
+    const chooser = within(await screen.findByTestId('column-chooser'));
+    await user.click(chooser.getByLabelText('Impressions'));
+    await waitFor(() => expect((api.lastBody('/ad-reports/list') as Record<string, unknown>).columns).toEqual(shown.filter((k) => k !== 'impressions')));
+    await user.click(chooser.getByLabelText('Payers'));
+    await waitFor(() => expect((api.lastBody('/ad-reports/list') as Record<string, unknown>).columns).toContain('payers'));
   });
 
   it('compares with the previous period: change in % coloured by whether up is good, kept in the URL', async () => {
