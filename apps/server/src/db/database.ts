@@ -26,7 +26,11 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir?: strin
       max: 10,
       // No JIT: report statements over a few hundred thousand rows pass jit_above_cost and then spend
       // 0.6 s compiling for 0.2 s of work, on every request (bench/README.md "Reports", "Orders").
-      options: '-c jit=off',
+      // No parallel plans: the server answers many people at once, and a statement that starts
+      // workers pays their start and hand-over on every request and takes the cores the other
+      // requests are waiting for — on 2 cores the report views answered twice as many requests
+      // per second without them (bench/README.md "Reports", 2026-11-25).
+      options: '-c jit=off -c max_parallel_workers_per_gather=0',
       types: {
         getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
           if (oid === INT8 || oid === NUMERIC) return toNumber;

@@ -130,7 +130,9 @@ function orderFacts(level: ReportLevel, from: string, to: string): RawBuilder<un
  */
 function statsCte(q: ReportQuery, from: string, to: string): RawBuilder<unknown> {
   const table = usesCampaignRollup(q.level) ? sql.table('campaign_stats_daily') : sql.table('ad_stats_daily');
-  const key = sql`coalesce(${sql.ref(`f.${GROUP_KEY[q.level]}`)}, 0)`;
+  // Only an optimizer may be nobody (0, unassigned); the other keys are never null, and a bare column
+  // lets the planner size the groups from its statistics instead of guessing 200.
+  const key = q.level === 'optimizer' ? sql`coalesce(f.owner_user_id, 0)` : sql.ref(`f.${GROUP_KEY[q.level]}`);
   const where = factWhere({ ...q, from, to });
   const matured = (n: (typeof COHORT_DAYS)[number]) => lastMaturedDay(n, q.today);
   const wanted = new Set<string>(columnsOf(q));
@@ -158,13 +160,11 @@ function statsCte(q: ReportQuery, from: string, to: string): RawBuilder<unknown>
     const only = sides[0]!;
     return sql`select ${key} as k${sql.join(only.aggs.map(([, agg]) => sql`, ${agg}`), sql``)} from ${only.from} f where ${where} group by 1`;
   }
-  const selects = sides.map((side) => {
-    const own = new Set(side.aggs.map(([c]) => c));
-    const cols = names.map((c) => (own.has(c) ? side.aggs.find(([n]) => n === c)![1] : sql`null::bigint as ${sql.ref(c)}`));
-    return sql`select ${key} as g, ${sql.join(cols)} from ${side.from} f where ${where} group by 1`;
-  });
-  const sums = names.map((c) => sql`sum(u.${sql.ref(c)})::bigint as ${sql.ref(c)}`);
-  return sql`select u.g as k, ${sql.join(sums)} from (${sql.join(selects, sql` union all `)}) u group by u.g`;
+  // Both sides summed per key on their own, then matched by key (a hash full join of two small
+  // results: cheaper than stacking them and grouping again).
+  const [ins, ord] = sides.map((side) => sql`select ${key} as g, ${sql.join(side.aggs.map(([, agg]) => agg))} from ${side.from} f where ${where} group by 1`);
+  const cols = names.map((c) => sql.ref(`${insightAggs.some(([n]) => n === c) ? 'i' : 'o'}.${c}`));
+  return sql`select coalesce(i.g, o.g) as k, ${sql.join(cols)} from (${ins}) i full join (${ord}) o on o.g = i.g`;
 }
 
 /** The row source of a level: objects (with their own filters) left-joined to the stats, or the stats' groups themselves. */
