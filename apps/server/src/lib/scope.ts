@@ -126,7 +126,11 @@ export async function manageableUserIds(db: Db, actor: ScopeActor): Promise<numb
 /** Ad accounts the actor sees: those assigned to a user whose data they see (managers: all). */
 export async function visibleAdAccountIds(db: Db, actor: ScopeActor): Promise<number[] | null> {
   const users = await visibleUserIds(db, actor);
-  if (users === null) return null;
+  return users === null ? null : adAccountsOfUsers(db, users);
+}
+
+/** The ad accounts of visibleAdAccountIds for people already known (visibleUserIds). */
+export async function adAccountsOfUsers(db: Db, users: number[]): Promise<number[]> {
   // Assigned to someone visible, or reached by a personal account someone visible owns: whoever
   // connects a token controls those accounts on Meta anyway, and must see them to hand them out.
   const rows = await db
