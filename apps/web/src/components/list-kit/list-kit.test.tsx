@@ -222,5 +222,8 @@ describe('metric columns', () => {
     expect(metricWidth('展示次数', false)).toBe(110);
     expect(metricWidth('购买（像素）', true)).toBe(120);
     expect(metricWidth('CTR', true)).toBe(120);
+    // A dollar sum holds a seven-digit total on one line ("$1,538,167.40" in bold).
+    expect(metricWidth('Spend', false, true)).toBeGreaterThanOrEqual(146);
+    expect(metricWidth('花费', true, true)).toBe(156);
   });
 });

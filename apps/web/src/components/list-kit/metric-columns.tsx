@@ -59,13 +59,18 @@ function MetricCell({ k, value, previous, compare, lang }: { k: MetricKey; value
 /**
  * A metric column's width: wide enough that the longest word of its title is not split across
  * lines ("Impressio/ns"), beside the sorter and the cell padding; CJK titles wrap between any two
- * characters, so they keep the base width.
+ * characters, so they keep the base width. A summed dollar amount (spend, revenue) is wider: the
+ * company's total over a month runs to seven digits ("$153,816.7/4" wrapped at 110 px on a
+ * screenshot; "$1,538,167.40" is ~115 px in bold).
  */
-export function metricWidth(title: string, compare: boolean): number {
-  const base = compare ? 120 : 110;
+export function metricWidth(title: string, compare: boolean, amount = false): number {
+  const base = (compare ? 120 : 110) + (amount ? 36 : 0);
   const longest = Math.max(0, ...title.split(/[\s/()（）]+/).map((w) => (/^[\x20-\x7e]+$/.test(w) ? w.length : 0)));
   return Math.max(base, Math.ceil(longest * 7.8) + 58);
 }
+
+/** A sum of money: its total grows with the rows, unlike a ratio or a cost per unit. */
+const isAmount = (k: MetricKey) => metrics[k].kind === 'sum' && metrics[k].unit === 'usd';
 
 export function metricColumns<T extends MetricRow>(keys: readonly MetricKey[], { lang, compare = false, summary, sortable = true, notMatured = [], notMaturedText = '-' }: Options): ListColumn<T>[] {
   return keys.map((k) => {
@@ -84,7 +89,7 @@ export function metricColumns<T extends MetricRow>(keys: readonly MetricKey[], {
         ),
         label: metrics[k].title[lang],
         align: 'right',
-        width: metricWidth(metrics[k].title[lang], compare),
+        width: metricWidth(metrics[k].title[lang], compare, isAmount(k)),
         sortable: false,
         render: () => cell,
         ...(summary ? { total: cell } : {}),
@@ -101,7 +106,7 @@ export function metricColumns<T extends MetricRow>(keys: readonly MetricKey[], {
       title,
       label: def.title[lang],
       align: 'right',
-      width: metricWidth(def.title[lang], compare),
+      width: metricWidth(def.title[lang], compare, isAmount(k)),
       sortable,
       render: (_: unknown, row: T) => <MetricCell k={k} value={row.metrics[k]} previous={row.previous?.[k]} compare={compare} lang={lang} />,
       ...(summary ? { total: <MetricCell k={k} value={summary.metrics[k]} previous={summary.previous?.[k]} compare={compare} lang={lang} /> } : {}),
