@@ -122,8 +122,8 @@ export async function createWebhookSite(t: TestApp, managerToken: string, spec: 
   return { id: res.data.id, secret: res.data.webhook_secret };
 }
 
-/** Sends order events to the site's webhook, signed now by the app clock; expects them stored. */
-export async function sendOrders(t: TestApp, site: WebhookSite, events: Record<string, unknown>[]) {
+/** Posts order events to the site's webhook, signed now by the app clock; the HTTP status and the envelope. */
+export async function postOrders(t: TestApp, site: WebhookSite, events: Record<string, unknown>[]) {
   const raw = Buffer.from(JSON.stringify({ events }));
   const res = await t.app.inject({
     method: 'POST',
@@ -131,5 +131,11 @@ export async function sendOrders(t: TestApp, site: WebhookSite, events: Record<s
     headers: { 'content-type': 'application/json', 'x-signature': signatureHeader(site.secret, Math.floor(t.clock.now().getTime() / 1000), raw) },
     payload: raw,
   });
-  expect(res.statusCode, res.body).toBe(200);
+  return { status: res.statusCode, body: res.body, ...(res.json() as { code: number; message: string; data: any }) };
+}
+
+/** Sends order events to the site's webhook, signed now by the app clock; expects them stored. */
+export async function sendOrders(t: TestApp, site: WebhookSite, events: Record<string, unknown>[]) {
+  const res = await postOrders(t, site, events);
+  expect(res.status, res.body).toBe(200);
 }

@@ -1,11 +1,11 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/build-test-app.ts';
+import { createWebhookSite, postOrders, type WebhookSite } from '../../test/delivery.ts';
 import { createUser } from '../../test/factories.ts';
 import { drainAllCohorts, refreshCohorts, type AdDay } from './cohorts.ts';
 import { ingestEvents } from './ingest.ts';
 import { parseOrderEvent } from './order-event.ts';
-import { signatureHeader } from './signature.ts';
 
 // Concurrent deliveries of overlapping batches (issue 9 "Benchmark": the intake no longer holds
 // its whole site): the same batch resent at once, one buyer's orders in two batches, a refund
@@ -15,7 +15,7 @@ import { signatureHeader } from './signature.ts';
 // (a pool of connections); on PGlite they take turns, which must give the same result.
 
 let t: TestApp;
-let site: { id: number; secret: string };
+let site: WebhookSite;
 const TEMPLATE = 'https://drama.example.com/play/{drama_id}?c={campaign_id}&s={adset_id}&a={ad_id}';
 const A1 = '1103';
 const A2 = '1203';
@@ -26,22 +26,14 @@ beforeAll(async () => {
   t.clock.set('2026-11-20T04:00:00Z');
   const m = await createUser(t.db, { is_admin: 1 });
   const manager = await t.login(m.account, m.password);
-  const created = await t.call('/api/sites/create', { name: 'Drama', domain: 'drama.example.com', platform: 'dj', link_template: TEMPLATE }, { token: manager });
-  expect(created.code).toBe(0);
-  site = { id: created.data.id, secret: created.data.webhook_secret };
+  site = await createWebhookSite(t, manager, { name: 'Drama', domain: 'drama.example.com', platform: 'dj', link_template: TEMPLATE });
 });
 afterAll(() => t.close());
 
 async function send(events: Record<string, unknown>[]) {
-  const raw = Buffer.from(JSON.stringify({ events }));
-  const res = await t.app.inject({
-    method: 'POST',
-    url: `/api/orders/webhook/${site.id}`,
-    headers: { 'content-type': 'application/json', 'x-signature': signatureHeader(site.secret, Math.floor(t.clock.now().getTime() / 1000), raw) },
-    payload: raw,
-  });
-  expect(res.statusCode, res.body).toBeLessThan(500);
-  return { status: res.statusCode, ...(res.json() as { code: number; message: string; data: any }) };
+  const res = await postOrders(t, site, events);
+  expect(res.status, res.body).toBeLessThan(500);
+  return res;
 }
 
 const at = (day: string, hourUtc = 1) => `${day}T${String(hourUtc).padStart(2, '0')}:00:00Z`;

@@ -4,7 +4,7 @@ import { Select } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '@/lib/api-client';
-import { useDebouncedValue } from '@/lib/use-debounced-value';
+import { labelOr, useRemoteSearch } from '@/lib/use-remote-search';
 import { ruleKeys } from '../api/use-rules';
 
 const PAGE_SIZE = 20;
@@ -18,19 +18,17 @@ interface Props {
 }
 
 /**
- * The history's rule filter: rules are searched by name on the server and paged in as the list
- * scrolls (a company may have hundreds of rules). A chosen rule keeps its name when a later search
- * no longer lists it, and a rule from a shared link is looked up by its id.
+ * The history's rule filter: rules are searched by name on the server (the pickers' remote search)
+ * and paged in as the list scrolls (a company may have hundreds of rules). A rule from a shared
+ * link that no loaded page holds is looked up by its id.
  */
 export function RuleSelect({ value, onChange, id, width = 220 }: Props) {
   const { t } = useTranslation('rules');
-  const [keyword, setKeyword] = useState('');
   const [open, setOpen] = useState(false);
-  const [chosen, setChosen] = useState<ReadonlyMap<number, string>>(new Map());
-  const search = useDebouncedValue(keyword.trim());
+  const search = useRemoteSearch();
   const pages = useInfiniteQuery({
-    queryKey: [...ruleKeys.all, 'select', search],
-    queryFn: ({ pageParam }) => api.call(endpoints.hostingRules.list, { page: pageParam, page_size: PAGE_SIZE, ...(search && { keyword: search }) }),
+    queryKey: [...ruleKeys.all, 'select', search.term],
+    queryFn: ({ pageParam }) => api.call(endpoints.hostingRules.list, { page: pageParam, page_size: PAGE_SIZE, ...(search.term && { keyword: search.term }) }),
     initialPageParam: 1,
     getNextPageParam: (last, all) => (all.length * PAGE_SIZE < last.total ? all.length + 1 : undefined),
     enabled: open,
@@ -38,38 +36,33 @@ export function RuleSelect({ value, onChange, id, width = 220 }: Props) {
   });
   const list: Option[] = (pages.data?.pages ?? []).flatMap((p) => p.list.map((r) => ({ value: r.id, label: r.name })));
   // A rule from the URL that no loaded page holds: its name by id (a rule out of scope or deleted shows its id).
-  const missing = value !== undefined && !chosen.has(value) && !list.some((o) => o.value === value);
   const single = useQuery({
     queryKey: [...ruleKeys.all, 'select-one', value],
     queryFn: () => api.call(endpoints.hostingRules.get, { id: value! }),
-    enabled: missing,
+    enabled: value !== undefined && !list.some((o) => o.value === value),
     retry: false,
     staleTime: 60_000,
   });
-  if (value !== undefined && !list.some((o) => o.value === value)) {
-    list.unshift({ value, label: chosen.get(value) ?? (single.data?.id === value ? single.data.name : `#${value}`) });
-  }
+  const name = single.data?.id === value ? single.data?.name : undefined;
+  if (value !== undefined && name !== undefined && !list.some((o) => o.value === value)) list.unshift({ value, label: name });
+  const props = search.selectProps(pages, list);
   return (
     <Select<number, Option>
       id={id}
       allowClear
       value={value}
-      onChange={(v, picked) => {
-        if (picked && !Array.isArray(picked)) setChosen(new Map(chosen).set(picked.value, picked.label));
-        onChange?.(v ?? undefined);
-      }}
+      onChange={(v) => onChange?.(v ?? undefined)}
+      {...props}
       onOpenChange={(isOpen) => {
         setOpen(isOpen);
-        if (!isOpen) setKeyword('');
+        props.onOpenChange?.(isOpen);
       }}
       onPopupScroll={(e) => {
         const el = e.currentTarget;
         if (el.scrollTop + el.clientHeight >= el.scrollHeight - 24 && pages.hasNextPage && !pages.isFetchingNextPage) void pages.fetchNextPage();
       }}
+      labelRender={labelOr(() => name)}
       placeholder={t('all')}
-      showSearch={{ filterOption: false, onSearch: setKeyword, searchValue: keyword }}
-      loading={pages.isFetching}
-      options={list}
       style={{ width }}
       popupMatchSelectWidth={false}
     />
