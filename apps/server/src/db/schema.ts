@@ -623,8 +623,28 @@ export interface CampaignOrderDailyTable {
   cohort_d30_usd_cents: number;
 }
 
+/**
+ * A daily campaign rollup summed over an aligned block of 2–128 days (migration 0025, kept by
+ * triggers; features/ad-data/day-blocks.ts). `day` is the block's last day; the facts are the daily
+ * table's, read with raw SQL.
+ */
+export interface CampaignBlocksTable {
+  block: number;
+  day: DateColumn;
+  campaign_id: number;
+  ad_account_id: number;
+  owner_user_id: number | null;
+  platform: 'dj' | 'ec' | null;
+  drama_id: number | null;
+  product_id: number | null;
+  /** Daily rows summed in; the row goes when it reaches 0. */
+  n: number;
+}
+
 export interface DB {
   campaign_order_daily: CampaignOrderDailyTable;
+  campaign_stats_blocks: CampaignBlocksTable;
+  campaign_order_blocks: CampaignBlocksTable;
 }
 
 // Rollups of the reports by dimension (migration 0015_report_rollups; features/ad-data/dim-rollups.ts).

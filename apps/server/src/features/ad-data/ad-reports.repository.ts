@@ -2,6 +2,7 @@ import { COHORT_DAYS, FACT_COLUMNS, lastMaturedDay, metrics, REPORT_COLUMNS, typ
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { escapeLike } from '../../lib/sql.ts';
+import { splitRange } from './day-blocks.ts';
 
 // Report queries (docs/ad-data-design.md §4, §5): facts summed per row for a range of report days,
 // data scope applied to the facts and the objects first. The optimizer, account and campaign views
@@ -103,17 +104,35 @@ const GROUP_KEY: Record<ReportLevel, string> = { optimizer: 'owner_user_id', acc
 const STORED_ORDER_COLUMNS = ['revenue_usd_cents', 'payers', 'new_payers', ...COHORT_DAYS.map((n) => `cohort_d${n}_usd_cents`)] as const;
 
 /**
- * The order facts as a fact table with the columns factWhere reads. Optimizer, account and campaign
- * views read their rollup per campaign and day (campaign_order_daily, migration 0023, kept by
- * dim-rollups.ts from the same sources); ad sets and ads join ad_order_daily to the ad mirror by
- * platform id (orders carry platform ids; an ad mirrored later counts from then on).
+ * The order facts of ad sets and ads as a fact table with the columns factWhere reads:
+ * ad_order_daily joined to the ad mirror by platform id (orders carry platform ids; an ad mirrored
+ * later counts from then on).
  */
-function orderFacts(level: ReportLevel, from: string, to: string): RawBuilder<unknown> {
-  if (usesCampaignRollup(level)) return sql`campaign_order_daily`;
+function adOrderFacts(from: string, to: string): RawBuilder<unknown> {
   const cols = sql.join(STORED_ORDER_COLUMNS.map((c) => sql`d.${sql.ref(c)}`));
   return sql`(select o.id as ad_id, d.day, o.ad_account_id, o.campaign_id, o.adset_id, o.owner_user_id, c.platform, o.drama_id, o.product_id, ${cols}
     from ad_order_daily d join ads o on o.platform_id = d.ad_platform_id join ad_campaigns c on c.id = o.campaign_id
     where d.day >= ${from} and d.day <= ${to})`;
+}
+
+/** Columns of a campaign rollup row besides its facts (daily and block tables alike). */
+const ROLLUP_KEY = ['day', 'campaign_id', 'ad_account_id', 'owner_user_id', 'platform', 'drama_id', 'product_id'] as const;
+
+/**
+ * A campaign rollup over [from, to] (optimizer, account and campaign views): the whole blocks of
+ * migration 0025 that fit in the range and lie on one side of every cutoff, and the daily rows of
+ * the days left over (day-blocks.ts), each part filtered by `where`. 30 days are ~6–9 rows per
+ * campaign instead of 30.
+ */
+function campaignRollup(daily: 'campaign_stats_daily' | 'campaign_order_daily', blocks: 'campaign_stats_blocks' | 'campaign_order_blocks', facts: readonly string[], where: RawBuilder<unknown>, from: string, to: string, cutoffs: readonly string[]): RawBuilder<unknown> {
+  const split = splitRange(from, to, cutoffs);
+  const cols = sql.join([...ROLLUP_KEY, ...facts].map((c) => sql.ref(`f.${c}`)));
+  const parts: RawBuilder<unknown>[] = [];
+  if (split.days.length) parts.push(sql`select ${cols} from ${sql.table(daily)} f where f.day in (${sql.join(split.days)}) and ${where}`);
+  if (split.blocks.length) parts.push(sql`select ${cols} from ${sql.table(blocks)} f where f.block in (${sql.join(split.blocks)}) and ${where}`);
+  // An empty range reads nothing (still a relation with the columns the aggregates name).
+  if (!parts.length) parts.push(sql`select ${cols} from ${sql.table(daily)} f where false`);
+  return sql`(${sql.join(parts, sql` union all `)})`;
 }
 
 /**
@@ -129,41 +148,60 @@ function orderFacts(level: ReportLevel, from: string, to: string): RawBuilder<un
  * while it stays below 2^53 (90 trillion dollars in cents).
  */
 function statsCte(q: ReportQuery, from: string, to: string): RawBuilder<unknown> {
-  const table = usesCampaignRollup(q.level) ? sql.table('campaign_stats_daily') : sql.table('ad_stats_daily');
+  const rollup = usesCampaignRollup(q.level);
   // Only an optimizer may be nobody (0, unassigned); the other keys are never null, and a bare column
   // lets the planner size the groups from its statistics instead of guessing 200.
   const key = q.level === 'optimizer' ? sql`coalesce(f.owner_user_id, 0)` : sql.ref(`f.${GROUP_KEY[q.level]}`);
   const where = factWhere({ ...q, from, to });
   const matured = (n: (typeof COHORT_DAYS)[number]) => lastMaturedDay(n, q.today);
   const wanted = new Set<string>(columnsOf(q));
-  const sum = (expr: RawBuilder<unknown>, name: string) => sql`sum(${expr}::float8)::bigint as ${sql.ref(name)}`;
-  const sumMatured = (expr: RawBuilder<unknown>, n: (typeof COHORT_DAYS)[number], name: string) =>
-    sql`sum(${expr}::float8) filter (where f.day <= ${matured(n)})::bigint as ${sql.ref(name)}`;
+  /** One aggregate: output column, expression, the stored fact it reads and the cohort cutoff it counts up to. */
+  interface Agg {
+    name: string;
+    sql: RawBuilder<unknown>;
+    fact: string;
+    cutoff?: string;
+  }
+  const sum = (fact: string, name = fact): Agg => ({ name, fact, sql: sql`sum(${sql.ref(`f.${fact}`)}::float8)::bigint as ${sql.ref(name)}` });
+  const sumMatured = (fact: string, n: (typeof COHORT_DAYS)[number], name: string): Agg => ({
+    name,
+    fact,
+    cutoff: matured(n),
+    sql: sql`sum(${sql.ref(`f.${fact}`)}::float8) filter (where f.day <= ${matured(n)})::bigint as ${sql.ref(name)}`,
+  });
   // Each side's aggregates by output column, in REPORT_COLUMNS order; only the wanted ones are summed.
-  const insightAggs: [string, RawBuilder<unknown>][] = [
-    ...FACT_COLUMNS.map((c): [string, RawBuilder<unknown>] => [c, sum(sql.ref(`f.${c}`), c)]),
-    ...COHORT_DAYS.map((n): [string, RawBuilder<unknown>] => [`matured_spend_d${n}_usd_cents`, sumMatured(sql`f.spend_usd_cents`, n, `matured_spend_d${n}_usd_cents`)]),
-  ].filter(([c]) => wanted.has(c));
-  const orderAggs: [string, RawBuilder<unknown>][] = [
-    ...(['revenue_usd_cents', 'payers', 'new_payers'] as const).map((c): [string, RawBuilder<unknown>] => [c, sum(sql.ref(`f.${c}`), c)]),
-    ...COHORT_DAYS.map((n): [string, RawBuilder<unknown>] => [`cohort_d${n}_usd_cents`, sumMatured(sql.ref(`f.cohort_d${n}_usd_cents`), n, `cohort_d${n}_usd_cents`)]),
-    ...([1, 3, 7] as const).map((n): [string, RawBuilder<unknown>] => [`matured_d0_at_d${n}_usd_cents`, sumMatured(sql`f.cohort_d0_usd_cents`, n, `matured_d0_at_d${n}_usd_cents`)]),
-  ].filter(([c]) => wanted.has(c));
+  const insightAggs = [...FACT_COLUMNS.map((c) => sum(c)), ...COHORT_DAYS.map((n) => sumMatured('spend_usd_cents', n, `matured_spend_d${n}_usd_cents`))].filter((a) => wanted.has(a.name));
+  const orderAggs = [
+    ...(['revenue_usd_cents', 'payers', 'new_payers'] as const).map((c) => sum(c)),
+    ...COHORT_DAYS.map((n) => sumMatured(`cohort_d${n}_usd_cents`, n, `cohort_d${n}_usd_cents`)),
+    ...([1, 3, 7] as const).map((n) => sumMatured('cohort_d0_usd_cents', n, `matured_d0_at_d${n}_usd_cents`)),
+  ].filter((a) => wanted.has(a.name));
+  /** A side's rows, already filtered by the scope, the filters and the range. */
+  const source = (side: 'insights' | 'orders', aggs: Agg[]): RawBuilder<unknown> => {
+    if (rollup) {
+      const facts = [...new Set(aggs.map((a) => a.fact))];
+      const cutoffs = aggs.flatMap((a) => (a.cutoff ? [a.cutoff] : []));
+      return side === 'insights'
+        ? campaignRollup('campaign_stats_daily', 'campaign_stats_blocks', facts, where, from, to, cutoffs)
+        : campaignRollup('campaign_order_daily', 'campaign_order_blocks', facts, where, from, to, cutoffs);
+    }
+    return sql`(select * from ${side === 'insights' ? sql`ad_stats_daily` : adOrderFacts(from, to)} f where ${where})`;
+  };
   // A side none of whose columns is wanted is not read at all (the orders side of an insights-only
   // column set is most of the cost of a report with orders). With nothing wanted, the insights
   // side still gives the groups.
-  const sides: { aggs: [string, RawBuilder<unknown>][]; from: RawBuilder<unknown> }[] = [];
-  if (insightAggs.length || !orderAggs.length) sides.push({ aggs: insightAggs, from: sql`${table}` });
-  if (orderAggs.length) sides.push({ aggs: orderAggs, from: orderFacts(q.level, from, to) });
-  const names = sides.flatMap((side) => side.aggs.map(([c]) => c));
+  const sides: { aggs: Agg[]; from: RawBuilder<unknown> }[] = [];
+  if (insightAggs.length || !orderAggs.length) sides.push({ aggs: insightAggs, from: source('insights', insightAggs) });
+  if (orderAggs.length) sides.push({ aggs: orderAggs, from: source('orders', orderAggs) });
+  const names = sides.flatMap((side) => side.aggs.map((a) => a.name));
   if (sides.length === 1) {
     const only = sides[0]!;
-    return sql`select ${key} as k${sql.join(only.aggs.map(([, agg]) => sql`, ${agg}`), sql``)} from ${only.from} f where ${where} group by 1`;
+    return sql`select ${key} as k${sql.join(only.aggs.map((a) => sql`, ${a.sql}`), sql``)} from ${only.from} f group by 1`;
   }
   // Both sides summed per key on their own, then matched by key (a hash full join of two small
   // results: cheaper than stacking them and grouping again).
-  const [ins, ord] = sides.map((side) => sql`select ${key} as g, ${sql.join(side.aggs.map(([, agg]) => agg))} from ${side.from} f where ${where} group by 1`);
-  const cols = names.map((c) => sql.ref(`${insightAggs.some(([n]) => n === c) ? 'i' : 'o'}.${c}`));
+  const [ins, ord] = sides.map((side) => sql`select ${key} as g, ${sql.join(side.aggs.map((a) => a.sql))} from ${side.from} f group by 1`);
+  const cols = names.map((c) => sql.ref(`${insightAggs.some((a) => a.name === c) ? 'i' : 'o'}.${c}`));
   return sql`select coalesce(i.g, o.g) as k, ${sql.join(cols)} from (${ins}) i full join (${ord}) o on o.g = i.g`;
 }
 
