@@ -15,7 +15,7 @@ import { onCleanup } from './cleanup.ts';
 import { SITES, generateOrders, generateSites, rebuildCohorts, sitesOf, type OrdersFigures, type SiteSecret } from './orders-data.ts';
 import type { BenchDatabase } from './postgres.ts';
 import { ADS_PER_ACCOUNT, ADS_PER_ADSET, ADSETS_PER_CAMPAIGN, analyze, withoutIndexes, type CompanyLayout } from './report-data.ts';
-import { loadUsersOf, RANGE_DAYS, REPORT_SECONDS, SCREEN_COLUMNS, serverEnv, type CompanyFigures } from './report.ts';
+import { drainChangeLogs, loadUsersOf, RANGE_DAYS, REPORT_SECONDS, SCREEN_COLUMNS, serverEnv, type CompanyFigures } from './report.ts';
 import { apiLogin, assertLoopback, startServer, type RunningServer } from './server.ts';
 import { loadAsUsers, loadDirect, type Latencies, type LoadUser, type UserLoadFigures } from './user-load.ts';
 
@@ -254,6 +254,7 @@ export async function measureOrderLoads(bench: BenchDatabase, company: CompanyFi
   const database = await openDatabase({ databaseUrl: bench.url });
   try {
     const sites = await sitesOf(database.db);
+    await drainChangeLogs(database.db, log);
 
     const users = loadUsersOf(layout);
     const range = { from: addDays(layout.lastDay, -(RANGE_DAYS - 1)), to: layout.lastDay };

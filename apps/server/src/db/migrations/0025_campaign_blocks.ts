@@ -32,6 +32,14 @@ const TOP_LEVEL = 7;
 /** block = level × 1,000,000 + the block's index at that level. */
 const LEVEL_STRIDE = 1_000_000;
 
+/**
+ * The order in which block rows are written: a report reads a few blocks of an account or of
+ * everyone, so new rows of one block and account go side by side (a table written in campaign order
+ * had one row a page: 16,499 pages read for 30,000 rows); every writer takes its row locks in this
+ * one order.
+ */
+const ORDER = 'block, ad_account_id, campaign_id, owner_user_id, platform, drama_id, product_id';
+
 const list = (cols: string[], prefix = '') => cols.map((c) => `${prefix}${c}`).join(', ');
 
 /** Rows of days `rows` (alias r, a day column and the key and facts) as block rows, summed per block and key. */
@@ -49,7 +57,7 @@ function tableAndTriggers(daily: string, blocks: string, facts: string[]): strin
   const signed = (table: string, sign: '' | '-') => `select day, ${KEY.join(', ')}, ${sign}1 as n, ${facts.map((f) => `${sign}${f}::bigint as ${f}`).join(', ')} from ${table}`;
   const apply = (rows: string) => `
         insert into ${blocks} as w (block, day, ${KEY.join(', ')}, n, ${facts.join(', ')})
-        select * from (${blockRowsSql(rows, facts)}) x order by campaign_id, block
+        select * from (${blockRowsSql(rows, facts)}) x order by ${ORDER}
         on conflict (campaign_id, block, ad_account_id, owner_user_id, platform, drama_id, product_id)
         do update set n = w.n + excluded.n, ${facts.map((f) => `${f} = w.${f} + excluded.${f}`).join(', ')};`;
   const prune = `
@@ -95,7 +103,7 @@ function tableAndTriggers(daily: string, blocks: string, facts: string[]): strin
     -- Filled from what the daily table holds, a block at a time as a report reads them.
     insert into ${blocks} (block, day, ${KEY.join(', ')}, n, ${facts.join(', ')})
     select * from (${blockRowsSql(`select day, ${KEY.join(', ')}, 1 as n, ${facts.join(', ')} from ${daily}`, facts)}) x
-    order by block, ad_account_id, campaign_id;
+    order by ${ORDER};
     analyze ${blocks};`;
 }
 
