@@ -393,6 +393,10 @@ export const errorMessages = {
   POST_NOTHING_TO_RETRY: { zh: '该批次没有失败的帖子', en: 'The batch has no failed posts.' },
   POST_BATCH_BUSY: { zh: '该批次正在发帖，请等它结束后再重试', en: 'The batch is still posting; retry once it has finished.' },
   POST_MATERIAL_KIND: { zh: '只能用视频或图片素材发帖', en: 'Only video and image materials can be posted.' },
+  POST_NOT_FOUND: { zh: '帖子不存在或不在你的数据范围内', en: 'The post does not exist or is outside your scope.' },
+  POST_NOT_SCHEDULED: { zh: '只能改期或取消在本系统创建、尚未发布的定时帖子', en: 'Only scheduled posts made here that have not gone live yet can be rescheduled or cancelled.' },
+  POST_ALREADY_LIVE: { zh: '帖子已在主页上发布，未取消', en: 'The post has already gone live on the page; it was not cancelled.' },
+  POST_GONE: { zh: '平台上找不到该帖子：已被删除，或主页令牌已无法访问它', en: 'The platform cannot find the post: it was deleted, or the page token can no longer reach it.' },
 } as const satisfies Record<string, Record<Lang, string>>;
 
 export type ErrorKey = keyof typeof errorMessages;

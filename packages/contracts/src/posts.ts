@@ -14,7 +14,8 @@ export const POST_PATHS = ['/advertising/post'] as const;
 /** Lists are read by the post screen and by the publish wizards' step 2. */
 export const POST_READ_PATHS = [...POST_PATHS, ...PUBLISH_PATHS] as const;
 
-export const POST_LIMITS = { pages: 50, posts: 50, items: 500 } as const;
+/** `acts`: posts one reschedule or cancel may name (each is a platform call or two, made while the caller waits). */
+export const POST_LIMITS = { pages: 50, posts: 50, items: 500, acts: 100 } as const;
 
 /**
  * How far ahead a post may be scheduled, in minutes. Meta takes 10 minutes to 30 days from the
@@ -24,7 +25,8 @@ export const POST_SCHEDULE = { minMinutes: 15, maxDays: 30 } as const;
 
 export const postKindSchema = z.enum(['video', 'photo', 'link']);
 export type PostKind = z.infer<typeof postKindSchema>;
-export const postStatusSchema = z.enum(['pending', 'creating', 'created', 'failed']);
+/** `cancelled`: a scheduled post deleted on the platform before it went live. */
+export const postStatusSchema = z.enum(['pending', 'creating', 'created', 'failed', 'cancelled']);
 export type PostStatus = z.infer<typeof postStatusSchema>;
 
 /** A page the caller may post on. */
@@ -66,6 +68,26 @@ export const retryPostsBodySchema = z.object({ batch_id: text().trim().min(1).ma
 export type RetryPostsBody = z.infer<typeof retryPostsBodySchema>;
 export const retryPostsResultSchema = z.object({ items: z.number().int(), task_id: z.number().int() });
 
+const postIdsSchema = z.array(idSchema).min(1).max(POST_LIMITS.acts);
+
+/** A new time for scheduled posts made here that have not gone live yet, inside the window (POST_SCHEDULE). */
+export const reschedulePostsBodySchema = z.object({ ids: postIdsSchema, scheduled_at: instantSchema });
+export type ReschedulePostsBody = z.infer<typeof reschedulePostsBodySchema>;
+
+/** Scheduled posts made here that have not gone live yet: deleted on the platform, so they never go live. */
+export const cancelPostsBodySchema = z.object({ ids: postIdsSchema });
+export type CancelPostsBody = z.infer<typeof cancelPostsBodySchema>;
+
+/** One post's outcome of a reschedule or cancel; a refused post was not sent to the platform. */
+export const postActResultSchema = z.object({
+  id: z.number().int(),
+  result: z.enum(['ok', 'failed']),
+  /** Why it failed (our refusal or the platform's reason), in the caller's language. */
+  error: z.string().nullable(),
+});
+export type PostActResult = z.infer<typeof postActResultSchema>;
+export const postActResultsSchema = z.object({ results: z.array(postActResultSchema) });
+
 export const listPostsBodySchema = pageBodySchema.extend({
   page_id: idSchema.optional(),
   status: postStatusSchema.optional(),
@@ -87,7 +109,7 @@ export const pagePostSchema = z.object({
   message: z.string(),
   link: z.string().nullable(),
   call_to_action: z.string().nullable(),
-  /** Live on the page: published when made, or scheduled and its time has come. */
+  /** Live on the page: published when made, or scheduled and its time has come (never a cancelled post). */
   published: z.boolean(),
   /** A scheduled post's time (live once it has passed); null for others. */
   scheduled_at: z.string().nullable(),

@@ -515,6 +515,76 @@ describe('scheduled page posts', () => {
     expect(await ids('published_posts')).toEqual(expect.arrayContaining([photo.body.post_id, videoPost]));
     expect(await ids('scheduled_posts')).not.toContain(photo.body.post_id);
   });
+
+  const schedule = async (at: number, message = 'Moved later') => {
+    const res = await t.graph('POST', `/${page}/feed`, { access_token: pageToken, message, link: 'https://drama.example/m', published: false, scheduled_publish_time: at });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body.id as string;
+  };
+  const readSchedule = async (id: string) => (await t.graph('GET', `/${id}`, { fields: 'is_published,scheduled_publish_time' })).body;
+
+  it('move to another time inside the same window with the page token (POST /<post>); outside it, or as the user, nothing changes', async () => {
+    const now = await nowSec();
+    const id = await schedule(now + 3600);
+    const move = (extra: Record<string, unknown>) => t.graph('POST', `/${id}`, { access_token: pageToken, ...extra });
+    for (const at of [now + 9 * 60, now + 30 * 86_400 + 60, now - 60]) {
+      const error = expectError(await move({ scheduled_publish_time: at }), 100);
+      expect(error.message).toBe('(#100) The specified scheduled publish time is invalid.');
+      expect(blame(error)).toEqual([['scheduled_publish_time']]);
+    }
+    expectError(await t.graph('POST', `/${id}`, { scheduled_publish_time: now + 7200 }), 200);
+    expectError(await move({ is_hidden: true }), 100);
+    expect(await readSchedule(id)).toEqual({ id, is_published: false, scheduled_publish_time: now + 3600 });
+
+    const later = await move({ scheduled_publish_time: new Date((now + 7200) * 1000).toISOString() });
+    expect(later.body).toEqual({ success: true });
+    expect(await readSchedule(id)).toEqual({ id, is_published: false, scheduled_publish_time: now + 7200 });
+    // It goes live at the new time, not the old one.
+    await t.advance('61m');
+    expect((await readSchedule(id)).is_published).toBe(false);
+    await t.advance('1h');
+    expect((await readSchedule(id)).is_published).toBe(true);
+  });
+
+  it('take no new time once live (100, a schedule on a published post), nor a post published when made', async () => {
+    const now = await nowSec();
+    const id = await schedule(now + 15 * 60);
+    await t.advance('15m');
+    const error = expectError(await t.graph('POST', `/${id}`, { access_token: pageToken, scheduled_publish_time: now + 7200 }), 100);
+    expect(error.message).toBe('(#100) You cannot specify a scheduled publish time on a published post');
+    expect(await readSchedule(id)).toEqual({ id, is_published: true });
+    const live = await t.graph('POST', `/${page}/feed`, { access_token: pageToken, message: 'Live now' });
+    expectError(await t.graph('POST', `/${live.body.id}`, { access_token: pageToken, scheduled_publish_time: now + 7200 }), 100);
+  });
+
+  it('are deleted before their time (DELETE /<post>) and never go live; a second delete answers 100 / 33, object missing', async () => {
+    const now = await nowSec();
+    const id = await schedule(now + 3600, 'Deleted before its time');
+    const video = await t.graph('POST', `/${page}/videos`, { access_token: pageToken, file_url: 'https://cdn.example/d.mp4', description: 'Deleted video', published: false, scheduled_publish_time: now + 3600 });
+    const videoPost = (await t.graph('GET', `/${video.body.id}`, { fields: 'post_id' })).body.post_id as string;
+    expectError(await t.graph('DELETE', `/${id}`), 200);
+
+    for (const postId of [id, videoPost]) expect((await t.graph('DELETE', `/${postId}`, { access_token: pageToken })).body).toEqual({ success: true });
+    const ids = async (edge: string) => (await t.graph('GET', `/${page}/${edge}`, { fields: 'id', limit: 100 })).body.data.map((p: any) => p.id);
+    expect(await ids('scheduled_posts')).not.toContain(id);
+    expect(await ids('promotable_posts')).not.toContain(id);
+    expect(await ids('videos')).not.toContain(video.body.id);
+
+    const again = expectError(await t.graph('DELETE', `/${id}`, { access_token: pageToken }), 100, 33);
+    expect(again.message).toMatch(new RegExp(`^Unsupported delete request\\. Object with ID '${id}' does not exist`));
+    expectError(await t.graph('POST', `/${id}`, { access_token: pageToken, scheduled_publish_time: now + 7200 }), 100, 33);
+    expectError(await t.graph('GET', `/${id}`), 100, 33);
+    await t.advance('61m');
+    expect(await ids('published_posts')).not.toContain(id);
+  });
+
+  it('delete a post that is live like any other (Meta deletes published posts too)', async () => {
+    const now = await nowSec();
+    const id = await schedule(now + 15 * 60, 'Went live');
+    await t.advance('15m');
+    expect((await t.graph('DELETE', `/${id}`, { access_token: pageToken })).body).toEqual({ success: true });
+    expectError(await t.graph('GET', `/${id}`), 100, 33);
+  });
 });
 
 describe('apply-then-drop fault', () => {

@@ -22,6 +22,7 @@ import * as m0022 from './migrations/0022_ads_owner_index.ts';
 import * as m0023 from './migrations/0023_campaign_order_rollup.ts';
 import * as m0024 from './migrations/0024_scheduled_posts.ts';
 import * as m0025 from './migrations/0025_campaign_blocks.ts';
+import * as m0026 from './migrations/0026_post_cancel.ts';
 
 /** Every migration, in order. Merged migrations are never edited; add a new one instead. */
 const migrations: Record<string, Migration> = {
@@ -47,6 +48,7 @@ const migrations: Record<string, Migration> = {
   '0023_campaign_order_rollup': m0023,
   '0024_scheduled_posts': m0024,
   '0025_campaign_blocks': m0025,
+  '0026_post_cancel': m0026,
 };
 
 /** Brings the schema up to date; Kysely holds an advisory lock so concurrent servers take turns. */

@@ -1173,7 +1173,8 @@ export interface PagePostsTable {
   published: boolean;
   /** A scheduled post (migration 0024): unpublished until the platform publishes it at this time. */
   scheduled_at: NullableTimestamp;
-  status: Generated<'pending' | 'creating' | 'created' | 'failed'>;
+  /** `cancelled` (migration 0026): a scheduled post deleted on the platform before it went live. */
+  status: Generated<'pending' | 'creating' | 'created' | 'failed' | 'cancelled'>;
   platform_post_id: string | null;
   platform_media_id: string | null;
   error: string | null;

@@ -325,6 +325,28 @@ export function createMetaPlatformClient(config: MetaClientConfig, deps: MetaCli
       return { posts: body.data.map(toPagePost), after: body.paging?.next ? (body.paging.cursors?.after ?? null) : null };
     },
 
+    async getPagePost(pageToken, postId, opts) {
+      try {
+        return toPagePost(await graph.request({ path: postId, token: pageToken, fields: PAGE_POST_FIELDS, signal: opts?.signal }, graphPagePostSchema));
+      } catch (err) {
+        if (err instanceof PlatformError && err.kind === 'not_found') return null;
+        throw err;
+      }
+    },
+
+    async reschedulePagePost(pageToken, postId, at, opts) {
+      // Page Post reference, Updating: scheduled_publish_time in unix seconds. The same time twice is harmless, so a lost answer may be resent.
+      await graph.request(
+        { method: 'POST', path: postId, token: pageToken, params: { scheduled_publish_time: Math.floor(at.getTime() / 1000) }, idempotent: true, signal: opts?.signal },
+        graphSuccessSchema,
+      );
+    },
+
+    async deletePagePost(pageToken, postId, opts) {
+      // Not resent on a lost answer: the second delete would answer "does not exist"; the caller looks the post up instead.
+      await graph.request({ method: 'DELETE', path: postId, token: pageToken, signal: opts?.signal }, graphSuccessSchema);
+    },
+
     async findPagePost(pageToken, pageId, input, exclude, opts) {
       if (input.kind === 'video') {
         for await (const rows of graph.pages({ path: `${pageId}/videos`, token: pageToken, fields: ['id', 'title', 'description', 'post_id'], signal: opts?.signal }, graphVideoPostSchema)) {

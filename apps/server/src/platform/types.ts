@@ -180,6 +180,15 @@ export interface AdPlatformClient extends AdObjectsApi {
    * (`promotable_posts`); `after` is the cursor of the next page, null on the last.
    */
   listPagePosts(pageToken: string, pageId: string, opts?: CallOptions & { limit?: number; after?: string }): Promise<{ posts: PlatformPagePost[]; after: string | null }>;
+  /** One post as it is now (live or still scheduled); null when it no longer exists. */
+  getPagePost(pageToken: string, postId: string, opts?: CallOptions): Promise<PlatformPagePost | null>;
+  /**
+   * Moves a scheduled post that has not gone live to another time (10 minutes to 30 days ahead);
+   * the platform refuses a post that is live. Setting the same time again is harmless.
+   */
+  reschedulePagePost(pageToken: string, postId: string, at: Date, opts?: CallOptions): Promise<void>;
+  /** Deletes a post from its page (live or not); `not_found` when it no longer exists. */
+  deletePagePost(pageToken: string, postId: string, opts?: CallOptions): Promise<void>;
   /** The post a lost create made, found by kind and message (and for videos the title): null when none. */
   findPagePost(pageToken: string, pageId: string, input: Pick<PagePostInput, 'kind' | 'message' | 'title'>, exclude: ReadonlySet<string>, opts?: CallOptions): Promise<{ postId: string; mediaId: string | null } | null>;
   /** Pixels of the given ad accounts (batched), each with the accounts it was found on. */

@@ -59,6 +59,12 @@ function assertCanPost(ctx: GraphContext, page: PageRecord): void {
   }
 }
 
+/** A schedule counts from the request: 10 minutes to 30 days ahead, for a new post and a moved one alike. */
+function assertScheduleWindow(ctx: GraphContext, scheduled: number): void {
+  const ahead = scheduled - ctx.now;
+  if (ahead < SCHEDULE_MIN_MS || ahead > SCHEDULE_MAX_MS) throw errors.scheduledTimeInvalid();
+}
+
 /**
  * A new page post (not yet stored): published unless `published=false`. A scheduled one needs
  * `published=false` and a `scheduled_publish_time` (unix seconds or ISO) inside the window.
@@ -68,8 +74,7 @@ function newPost(ctx: GraphContext, page: PageRecord): PostRecord {
   const scheduled = ctx.params.time('scheduled_publish_time');
   if (scheduled !== undefined) {
     if (published) throw errors.scheduledPublished();
-    const ahead = scheduled - ctx.now;
-    if (ahead < SCHEDULE_MIN_MS || ahead > SCHEDULE_MAX_MS) throw errors.scheduledTimeInvalid();
+    assertScheduleWindow(ctx, scheduled);
   }
   const post: PostRecord = {
     id: `${page.id}_${ctx.sim.store.newId()}`,
@@ -210,6 +215,46 @@ function createVideoPost(ctx: GraphContext, page: PageRecord): unknown {
   return { id: video.id };
 }
 
+/** Parameters a post update takes besides the call's own (token, proof, fields). */
+const POST_UPDATE_PARAMS = ['message', 'scheduled_publish_time'];
+
+/**
+ * `POST /<post>`: a new `scheduled_publish_time` (unix seconds or ISO) for a post that has not gone
+ * live, inside the same window as a new one, and/or a new `message`; with the page's token. A
+ * live post (published when made, or its time has come) takes no schedule: Meta's 100 for a
+ * schedule on a published post. Other fields are refused [U: Meta takes more, e.g. is_hidden].
+ */
+function updatePost(ctx: GraphContext, post: PostRecord): { success: true } {
+  assertCanPost(ctx, ctx.sim.store.state.pages[post.page_id]!);
+  const other = ctx.params.names().filter((n) => !['access_token', 'appsecret_proof', 'fields', ...POST_UPDATE_PARAMS].includes(n));
+  if (other.length > 0) throw errors.invalidParameter(`Param ${other[0]} is not supported on post updates`, { data: { blame_field_specs: [other] } });
+  const scheduled = ctx.params.time('scheduled_publish_time');
+  if (scheduled !== undefined) {
+    if (postPublished(post, ctx.now)) throw errors.scheduledPublished();
+    assertScheduleWindow(ctx, scheduled);
+    post.scheduled_publish_time = scheduled;
+  }
+  const message = ctx.params.string('message');
+  if (message !== undefined) post.message = message;
+  post.updated_at = ctx.now;
+  save(ctx, post);
+  return { success: true };
+}
+
+/**
+ * `DELETE /<post>` with the page's token, live or not: a scheduled one then never goes live. The
+ * post is gone, so a second delete (or any call on it) answers 100 / 33, object missing. A video
+ * post takes its video with it [U].
+ */
+function removePost(ctx: GraphContext, post: PostRecord): { success: true } {
+  assertCanPost(ctx, ctx.sim.store.state.pages[post.page_id]!);
+  const state = ctx.sim.store.state;
+  delete state.posts[post.id];
+  if (post.video_id) delete state.videos[post.video_id];
+  ctx.sim.store.changed();
+  return { success: true };
+}
+
 /**
  * Whether the post is being promoted: `active` while an ad using it delivers, `inactive` when
  * its ads are off or it has none [U: Meta's full value list is longer].
@@ -304,6 +349,8 @@ export function postNode(): NodeDef<PostRecord> {
     },
     defaultFields: POST_LIST_DEFAULTS,
     scopes: { read: ['pages_read_engagement', 'pages_manage_ads', 'ads_management'], write: ['pages_manage_posts'] },
+    update: updatePost,
+    remove: removePost,
     edges: {},
   };
 }

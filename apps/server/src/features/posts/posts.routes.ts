@@ -5,7 +5,7 @@ import type { PostService } from './posts.service.ts';
 
 const { pagePosts } = endpoints;
 
-/** Page posts (帖子管理): pages and materials are checked against the caller's scope in the service. */
+/** Page posts (帖子管理): pages, materials and posts are checked against the caller's scope in the service. */
 export function postRoutes(s: PostService): FastifyPluginAsync {
   return async (app) => {
     endpoint(app, pagePosts.pages, async (req) => s.pages(req.ctx()));
@@ -13,6 +13,8 @@ export function postRoutes(s: PostService): FastifyPluginAsync {
     endpoint(app, pagePosts.create, async (req) => s.create(req.ctx(), req.body));
     endpoint(app, pagePosts.platform, async (req) => s.platformPosts(req.ctx(), req.body));
     endpoint(app, pagePosts.retry_failed, async (req) => s.retryFailed(req.ctx(), req.body));
+    endpoint(app, pagePosts.reschedule, async (req) => s.reschedule(req.ctx(), req.body));
+    endpoint(app, pagePosts.cancel, async (req) => s.cancel(req.ctx(), req.body));
     endpoint(app, pagePosts.list, async (req) => s.list(req.ctx(), req.body));
   };
 }

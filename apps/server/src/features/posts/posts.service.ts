@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { both, POST_SCHEDULE, type CreatePostsBody, type ListPostMaterialsBody, type ListPostsBody, type ListPlatformPostsBody, type PlatformPost, type RetryPostsBody, type PostMaterial, type PagePost, type PostPage } from '@ads/contracts';
+import { both, POST_SCHEDULE, type Bilingual, type CancelPostsBody, type CreatePostsBody, type ListPostMaterialsBody, type ListPostsBody, type ListPlatformPostsBody, type PlatformPost, type PostActResult, type ReschedulePostsBody, type RetryPostsBody, type PostMaterial, type PagePost, type PostPage } from '@ads/contracts';
 import { sql, type SqlBool } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { AppError } from '../../errors.ts';
@@ -18,11 +18,40 @@ import { writeAudit } from '../audit/audit.service.ts';
 // Page posts (帖子管理): a bulk create stores one row per (post, page) and queues a job per person
 // (`poster:<user>`) that makes them with each page's token. A row goes pending → creating (the
 // call went out) → created | failed; a run that finds a row `creating` (its answer was lost, or
-// the server died) looks the post up by message and material before it sends it again.
+// the server died) looks the post up by message and material before it sends it again. A
+// created post still scheduled can be moved to another time, or cancelled (deleted on the
+// platform) → cancelled.
 
 export const POSTS_JOB = 'page-posts';
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+
+/** Posts acted on at once by a reschedule or cancel: the platform calls of a few overlap, not a hundred. */
+const ACT_CONCURRENCY = 4;
+
+/** Refuses a schedule outside the window (POST_SCHEDULE, a little inside Meta's own). */
+function assertScheduleWindow(at: Date, now: Date): void {
+  const ahead = at.getTime() - now.getTime();
+  if (ahead < POST_SCHEDULE.minMinutes * 60_000 || ahead > POST_SCHEDULE.maxDays * 86_400_000) {
+    throw new AppError('POST_SCHEDULE_WINDOW', { min: POST_SCHEDULE.minMinutes, max: POST_SCHEDULE.maxDays }, 'scheduled_at');
+  }
+}
+
+/** A platform failure (or our refusal) in both languages: our words for its kind, with its own reason; null for anything else. */
+function failureText(err: unknown): Bilingual | null {
+  if (err instanceof PlatformError && err.kind === 'not_found') return both('POST_GONE');
+  const app = toAppError(err);
+  return app instanceof AppError ? both(app.key, app.params) : null;
+}
+
+/** Runs `fn` over `items`, at most `limit` at a time. */
+async function eachLimited<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await fn(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
 
 /** Pages the actor may post on: every page for wide scopes; else theirs, or those of ad accounts in scope. */
 async function usablePages(db: Db, actor: ScopeActor, ids?: readonly number[]) {
@@ -58,6 +87,61 @@ export interface PostServiceDeps {
 }
 
 export function createPostService({ db, clock, jobs, materials, platform, secrets }: PostServiceDeps) {
+  type ActRow = { id: number; page_id: number; status: string; scheduled_at: Date; platform_post_id: string };
+
+  /**
+   * A reschedule or cancel, post by post: a post out of the caller's scope, on a page they may
+   * not use, or not a scheduled post made here still ahead is refused without a platform call;
+   * the others go to `run` with their page's token (its refusal, or a platform failure, fails
+   * that post alone).
+   */
+  async function act(ctx: RequestContext, ids: readonly number[], run: (row: ActRow, token: string) => Promise<Bilingual | null>): Promise<{ results: PostActResult[] }> {
+    const unique = [...new Set(ids)];
+    const users = await visibleUserIds(db, ctx.actor);
+    const rows = new Map(
+      (await db.selectFrom('page_posts').select(['id', 'page_id', 'status', 'published', 'scheduled_at', 'platform_post_id', 'created_by']).where('id', 'in', unique).execute())
+        .filter((r) => !users || users.includes(r.created_by))
+        .map((r) => [r.id, r]),
+    );
+    const usable = new Set((await usablePages(db, ctx.actor, [...new Set([...rows.values()].map((r) => r.page_id))])).map((p) => p.id));
+    const tokens = new Map<number, Promise<string | null>>();
+    const outcome = new Map<number, Bilingual | null>();
+    let unexpected: unknown;
+    const now = clock.now();
+    await eachLimited(unique, ACT_CONCURRENCY, async (id) => {
+      const r = rows.get(id);
+      const scheduledAt = r?.scheduled_at ? new Date(r.scheduled_at) : null;
+      const refused = !r
+        ? both('POST_NOT_FOUND')
+        : !usable.has(r.page_id)
+          ? both('POST_PAGE_NOT_ALLOWED')
+          : r.status !== 'created' || !r.platform_post_id || r.published || !scheduledAt || scheduledAt.getTime() <= now.getTime()
+            ? both('POST_NOT_SCHEDULED')
+            : null;
+      if (refused || !r?.platform_post_id || !scheduledAt) {
+        outcome.set(id, refused);
+        return;
+      }
+      try {
+        if (!tokens.has(r.page_id)) tokens.set(r.page_id, pageTokenOf(db, secrets, r.page_id));
+        const token = await tokens.get(r.page_id)!;
+        outcome.set(id, token ? await run({ id: r.id, page_id: r.page_id, status: r.status, scheduled_at: scheduledAt, platform_post_id: r.platform_post_id }, token) : both('POST_PAGE_NO_TOKEN'));
+      } catch (err) {
+        const text = failureText(err);
+        if (text) outcome.set(id, text);
+        else unexpected ??= err;
+      }
+    });
+    // A bug or a lost database is the request's failure (logged with its id), not a post's.
+    if (unexpected !== undefined) throw unexpected;
+    return {
+      results: unique.map((id) => {
+        const error = outcome.get(id) ?? null;
+        return { id, result: error ? ('failed' as const) : ('ok' as const), error: error ? error[ctx.lang] : null };
+      }),
+    };
+  }
+
   return {
     async pages(ctx: RequestContext): Promise<{ list: PostPage[] }> {
       const rows = await usablePages(db, ctx.actor);
@@ -80,12 +164,7 @@ export function createPostService({ db, clock, jobs, materials, platform, secret
       if (visible.size !== materialIds.length) throw new AppError('POST_MATERIAL_NOT_FOUND', {}, 'posts');
       const now = clock.now();
       const scheduledAt = body.scheduled_at ? new Date(body.scheduled_at) : null;
-      if (scheduledAt) {
-        const ahead = scheduledAt.getTime() - now.getTime();
-        if (ahead < POST_SCHEDULE.minMinutes * 60_000 || ahead > POST_SCHEDULE.maxDays * 86_400_000) {
-          throw new AppError('POST_SCHEDULE_WINDOW', { min: POST_SCHEDULE.minMinutes, max: POST_SCHEDULE.maxDays }, 'scheduled_at');
-        }
-      }
+      if (scheduledAt) assertScheduleWindow(scheduledAt, now);
       const batchId = randomUUID();
       const rows = pageIds.flatMap((pageId) =>
         body.posts.map((p) => ({
@@ -127,7 +206,7 @@ export function createPostService({ db, clock, jobs, materials, platform, secret
         : undefined;
       if (active) throw new AppError('POST_BATCH_BUSY');
       // No run is under way: anything not created nor failed was left behind by a run that gave up.
-      const again = rows.filter((r) => r.status !== 'created');
+      const again = rows.filter((r) => r.status !== 'created' && r.status !== 'cancelled');
       if (!again.length) throw new AppError('POST_NOTHING_TO_RETRY');
       // The caller must still be able to use every page posted on again (and it must hold a token).
       const pageIds = [...new Set(again.map((r) => r.page_id))];
@@ -141,6 +220,53 @@ export function createPostService({ db, clock, jobs, materials, platform, secret
         await trx.updateTable('page_posts').set({ task_id: taskId }).where('id', 'in', ids).execute();
         await writeAudit(trx, ctx, { action: 'posts.retry_failed', entity_type: 'page_post_batch', entity_id: body.batch_id, after: { items: ids.length, task_id: taskId } });
         return { items: ids.length, task_id: taskId };
+      });
+    },
+
+    /**
+     * Moves scheduled posts made here that have not gone live to `scheduled_at` (inside the
+     * window, else the whole call is refused before any platform call). Each post is checked on
+     * its own (the caller's scope, a page they may use, still scheduled) and refused without a
+     * platform call when it fails one; the platform refuses a post that went live meanwhile.
+     */
+    async reschedule(ctx: RequestContext, body: ReschedulePostsBody): Promise<{ results: PostActResult[] }> {
+      const at = new Date(body.scheduled_at);
+      assertScheduleWindow(at, clock.now());
+      return act(ctx, body.ids, async (row, token) => {
+        await requirePlatform(platform).reschedulePagePost(token, row.platform_post_id, at);
+        await db.transaction().execute(async (trx) => {
+          await trx.updateTable('page_posts').set({ scheduled_at: at, updated_at: clock.now() }).where('id', '=', row.id).execute();
+          await writeAudit(trx, ctx, { action: 'posts.reschedule', entity_type: 'page_post', entity_id: row.id, before: { scheduled_at: iso(row.scheduled_at) }, after: { scheduled_at: at.toISOString() } });
+        });
+        return null;
+      });
+    },
+
+    /**
+     * Cancels scheduled posts made here that have not gone live: each is deleted on the platform,
+     * then marked cancelled. The same checks as a reschedule; the post is read first, so one our
+     * clock still thinks ahead but the platform has published is refused, not deleted, and one
+     * the token cannot find is refused too (gone, or out of the token's reach: it may still go
+     * live). A delete whose answer is lost is settled by reading the post again.
+     */
+    async cancel(ctx: RequestContext, body: CancelPostsBody): Promise<{ results: PostActResult[] }> {
+      return act(ctx, body.ids, async (row, token) => {
+        const client = requirePlatform(platform);
+        const onPage = await client.getPagePost(token, row.platform_post_id);
+        if (!onPage) return both('POST_GONE');
+        if (onPage.isPublished) return both('POST_ALREADY_LIVE');
+        try {
+          await client.deletePagePost(token, row.platform_post_id);
+        } catch (err) {
+          // The token reached the post a moment ago: missing now means deleted (by a cancel beside this one, or by this delete).
+          const settled = err instanceof PlatformError && (err.kind === 'not_found' || (err.retryable && (await client.getPagePost(token, row.platform_post_id)) === null));
+          if (!settled) throw err;
+        }
+        await db.transaction().execute(async (trx) => {
+          await trx.updateTable('page_posts').set({ status: 'cancelled', error: null, error_en: null, updated_at: clock.now() }).where('id', '=', row.id).execute();
+          await writeAudit(trx, ctx, { action: 'posts.cancel', entity_type: 'page_post', entity_id: row.id, before: { status: row.status, scheduled_at: iso(row.scheduled_at), platform_post_id: row.platform_post_id }, after: { status: 'cancelled' } });
+        });
+        return null;
       });
     },
 
@@ -190,8 +316,9 @@ export function createPostService({ db, clock, jobs, materials, platform, secret
       if (body.status) q = q.where('x.status', '=', body.status);
       // A scheduled post counts as published once its time has passed (the platform made it live).
       const now = clock.now();
-      if (body.published === true) q = q.where((eb) => eb.or([eb('x.published', '=', true), eb('x.scheduled_at', '<=', now)]));
-      if (body.published === false) q = q.where('x.published', '=', false).where((eb) => eb.or([eb('x.scheduled_at', 'is', null), eb('x.scheduled_at', '>', now)]));
+      // A cancelled post never went live.
+      if (body.published === true) q = q.where('x.status', '<>', 'cancelled').where((eb) => eb.or([eb('x.published', '=', true), eb('x.scheduled_at', '<=', now)]));
+      if (body.published === false) q = q.where('x.published', '=', false).where((eb) => eb.or([eb('x.scheduled_at', 'is', null), eb('x.scheduled_at', '>', now), eb('x.status', '=', 'cancelled')]));
       if (body.kind) q = q.where('x.kind', '=', body.kind);
       if (body.batch_id) q = q.where('x.batch_id', '=', body.batch_id);
       if (body.keyword) q = q.where('x.message', 'ilike', `%${escapeLike(body.keyword)}%`);
@@ -214,7 +341,7 @@ export function createPostService({ db, clock, jobs, materials, platform, secret
           message: r.message,
           link: r.link,
           call_to_action: r.call_to_action,
-          published: r.published || (r.scheduled_at !== null && new Date(r.scheduled_at).getTime() <= now.getTime()),
+          published: r.status !== 'cancelled' && (r.published || (r.scheduled_at !== null && new Date(r.scheduled_at).getTime() <= now.getTime())),
           scheduled_at: iso(r.scheduled_at),
           status: r.status,
           platform_post_id: r.platform_post_id,
@@ -285,7 +412,7 @@ export const pagePostsJob = defineJob<{ batch_id: string }>({
     for (const [i, r] of rows.entries()) {
       ctx.signal.throwIfAborted();
       await ctx.progress(i, rows.length);
-      if (r.status === 'created' || r.status === 'failed') continue;
+      if (r.status === 'created' || r.status === 'failed' || r.status === 'cancelled') continue;
       if (!tokens.has(r.page_id)) tokens.set(r.page_id, pageToken(ctx, r.page_id));
       const token = await tokens.get(r.page_id)!;
       if (!token) {

@@ -20,7 +20,8 @@ vi.setConfig({ testTimeout: 60_000 });
 // batch of video, photo and link posts on two pages, published and not, one page whose stored token
 // cannot post (that item fails with the platform's reason, the others are made); a create whose
 // answer was lost is found by a lookup instead of posted twice; pages and materials outside the
-// caller's scope refused with nothing stored.
+// caller's scope refused with nothing stored; scheduled posts moved and cancelled post by post,
+// refusals made without a platform call.
 
 let sim: TestSimulator;
 let media: TestMedia;
@@ -52,9 +53,20 @@ const lossyFetch: typeof fetch = async (input, init) => {
   return res;
 };
 
+/** The reschedule and cancel calls that reached the platform client, as `<method> <post id>`. */
+const postCalls: string[] = [];
+const POST_ACT_CALLS = new Set<PropertyKey>(['getPagePost', 'reschedulePagePost', 'deletePagePost']);
+
 function droppable(inner: AdPlatformClient): AdPlatformClient {
   return new Proxy(inner, {
     get(target, prop, receiver) {
+      if (POST_ACT_CALLS.has(prop)) {
+        const fn = Reflect.get(target, prop, receiver) as (...args: unknown[]) => Promise<unknown>;
+        return (...args: unknown[]) => {
+          postCalls.push(`${String(prop)} ${String(args[1])}`);
+          return fn.apply(target, args);
+        };
+      }
       if (prop !== 'createPagePost') return Reflect.get(target, prop, receiver) as unknown;
       return async (...args: Parameters<AdPlatformClient['createPagePost']>) => {
         const out = await target.createPagePost(...args);
@@ -354,5 +366,173 @@ describe('page posts', () => {
     const video = await graph(sim, fb.pages[0]!.access_token, 'GET', row.platform_media_id!, { fields: 'post_id,published,title' });
     expect(video).toMatchObject({ post_id: row.platform_post_id, published: true, title: 'video' });
     dropTransferAt = 0;
+  });
+});
+
+describe('rescheduling and cancelling scheduled posts', () => {
+  const HOUR = 3_600_000;
+  const WINDOW = 'A scheduled post must go live between 15 minutes and 30 days from now.';
+  const NOT_SCHEDULED = 'Only scheduled posts made here that have not gone live yet can be rescheduled or cancelled.';
+  const OUTSIDE = 'The post does not exist or is outside your scope.';
+  const GONE = 'The platform cannot find the post: it was deleted, or the page token can no longer reach it.';
+
+  /** A batch scheduled `ahead` from now, made by the job; its rows in the order made (page by page). */
+  async function schedule(messages: string[], pages = [page[0]!], ahead = 2 * HOUR) {
+    const when = new Date(t.clock.now().getTime() + ahead);
+    const res = await call('create', { page_ids: pages, posts: messages.map((message) => ({ material_id: null, message, link: 'https://drama.example.com/later' })), published: false, scheduled_at: when.toISOString() });
+    expect(res.code, res.message).toBe(0);
+    const run = await waitForRun(t.db, res.data.task_id, (r) => r.status === 'success' || r.status === 'failed', 30_000);
+    expect(run.summary).toMatchObject({ ok: messages.length * pages.length, failed: 0 });
+    const rows = ((await call('list', { batch_id: res.data.batch_id, page_size: 50 })).data.list as any[]).reverse();
+    return { when, rows };
+  }
+  const tokenOf = (postId: string) => fb.pages.find((p) => postId.startsWith(`${p.id}_`))!.access_token;
+  const onSim = (postId: string) => graph(sim, tokenOf(postId), 'GET', postId, { fields: 'is_published,scheduled_publish_time' });
+  const unix = (d: Date) => Math.floor(d.getTime() / 1000);
+  const listed = async (id: number) => ((await call('list', { page_size: 100 })).data.list as any[]).find((r) => r.id === id);
+  const audits = (action: string) => t.db.selectFrom('audit_logs').select(['entity_id', 'before', 'after']).where('action', '=', action).orderBy('id').execute();
+
+  it('moves a scheduled post to another time inside the window: on the platform, in the list and in the audit log', async () => {
+    const { when, rows } = await schedule(['Move me', 'Leave me']);
+    const [moved, left] = rows;
+    const later = new Date(when.getTime() + 3 * HOUR);
+    postCalls.length = 0;
+    const res = await call('reschedule', { ids: [moved.id], scheduled_at: later.toISOString() });
+    expect(res.code, res.message).toBe(0);
+    expect(res.data.results).toEqual([{ id: moved.id, result: 'ok', error: null }]);
+    expect(postCalls).toEqual([`reschedulePagePost ${moved.platform_post_id}`]);
+    expect(await onSim(moved.platform_post_id)).toEqual({ id: moved.platform_post_id, is_published: false, scheduled_publish_time: unix(later) });
+    expect(await onSim(left.platform_post_id)).toEqual({ id: left.platform_post_id, is_published: false, scheduled_publish_time: unix(when) });
+    expect(await listed(moved.id)).toMatchObject({ status: 'created', published: false, scheduled_at: later.toISOString() });
+    expect((await listed(left.id)).scheduled_at).toBe(when.toISOString());
+    expect(await audits('posts.reschedule')).toEqual([{ entity_id: String(moved.id), before: { scheduled_at: when.toISOString() }, after: { scheduled_at: later.toISOString() } }]);
+  });
+
+  it('refuses a time outside the window, or malformed input, before any platform call, changing nothing', async () => {
+    const { when, rows } = await schedule(['Stay put']);
+    const [post] = rows;
+    const now = t.clock.now().getTime();
+    postCalls.length = 0;
+    for (const at of [now + 5 * 60_000, now + 31 * 86_400_000, now - HOUR]) {
+      const res = await call('reschedule', { ids: [post.id], scheduled_at: new Date(at).toISOString() });
+      expect(res.message).toBe(WINDOW);
+      expect(res.data.errors[0].field).toBe('scheduled_at');
+    }
+    for (const body of [{ ids: [], scheduled_at: when.toISOString() }, { ids: Array.from({ length: 101 }, (_, i) => i + 1), scheduled_at: when.toISOString() }, { ids: [post.id], scheduled_at: 'tomorrow' }, { ids: ['x'] }]) {
+      const res = await call('reschedule', body);
+      expect(res.code, JSON.stringify(body)).toBe(-2);
+      expect(res.data.errors.length).toBeGreaterThan(0);
+    }
+    expect((await call('cancel', { ids: [] })).code).toBe(-2);
+    expect(postCalls).toEqual([]);
+    expect(await onSim(post.platform_post_id)).toEqual({ id: post.platform_post_id, is_published: false, scheduled_publish_time: unix(when) });
+    expect((await listed(post.id)).scheduled_at).toBe(when.toISOString());
+    expect(await audits('posts.reschedule')).toHaveLength(1);
+  });
+
+  it('cancels a scheduled post: deleted on the platform, listed as cancelled and never published; a second cancel is refused without a call', async () => {
+    const { rows } = await schedule(['Cancel me']);
+    const [post] = rows;
+    postCalls.length = 0;
+    const res = await call('cancel', { ids: [post.id] });
+    expect(res.code, res.message).toBe(0);
+    expect(res.data.results).toEqual([{ id: post.id, result: 'ok', error: null }]);
+    expect(postCalls).toEqual([`getPagePost ${post.platform_post_id}`, `deletePagePost ${post.platform_post_id}`]);
+    await expect(onSim(post.platform_post_id)).rejects.toThrow(/"code":100,"error_subcode":33/);
+    expect((await simPosts(0)).map((p) => p.id)).not.toContain(post.platform_post_id);
+    expect(await listed(post.id)).toMatchObject({ status: 'cancelled', published: false, platform_post_id: post.platform_post_id });
+    expect((await call('list', { status: 'cancelled', page_size: 50 })).data.list.map((r: any) => r.id)).toEqual([post.id]);
+    expect(await audits('posts.cancel')).toEqual([{ entity_id: String(post.id), before: { status: 'created', scheduled_at: post.scheduled_at, platform_post_id: post.platform_post_id }, after: { status: 'cancelled' } }]);
+
+    postCalls.length = 0;
+    expect((await call('cancel', { ids: [post.id] })).data.results).toEqual([{ id: post.id, result: 'failed', error: NOT_SCHEDULED }]);
+    expect((await call('reschedule', { ids: [post.id], scheduled_at: new Date(t.clock.now().getTime() + HOUR).toISOString() })).data.results[0].error).toBe(NOT_SCHEDULED);
+    expect(postCalls).toEqual([]);
+    // Its time passes: still not live, anywhere.
+    await sim.control('POST', '/__sim/clock', { advance: '3h' });
+    await syncClocks(t, sim);
+    expect(await listed(post.id)).toMatchObject({ status: 'cancelled', published: false });
+    expect((await call('list', { published: true, page_size: 100 })).data.list.map((r: any) => r.id)).not.toContain(post.id);
+    expect((await call('list', { published: false, page_size: 100 })).data.list.map((r: any) => r.id)).toContain(post.id);
+  });
+
+  it('refuses posts already published, posts whose time has passed and posts never scheduled, in Chinese by default, without a platform call', async () => {
+    const mine = (await t.db.selectFrom('page_posts').select(['id', 'message', 'published', 'scheduled_at', 'status']).where('created_by', '=', staffId).execute());
+    const publishedWhenMade = mine.find((r) => r.message === 'Lost answer photo')!;
+    const wentLive = mine.find((r) => r.message === 'Scheduled poster')!;
+    const darkPost = mine.find((r) => r.message === 'Read the story' && r.status === 'created')!;
+    expect([publishedWhenMade.published, wentLive.scheduled_at !== null && new Date(wentLive.scheduled_at) < t.clock.now(), darkPost.scheduled_at]).toEqual([true, true, null]);
+    const ids = [publishedWhenMade.id, wentLive.id, darkPost.id];
+    postCalls.length = 0;
+    const cancel = await call('cancel', { ids });
+    expect(cancel.data.results).toEqual(ids.map((id) => ({ id, result: 'failed', error: NOT_SCHEDULED })));
+    const zh = await t.call('/api/page-posts/reschedule', { ids, scheduled_at: new Date(t.clock.now().getTime() + HOUR).toISOString() }, { token: staff });
+    expect(zh.data.results.map((r: any) => r.error)).toEqual(Array(3).fill('只能改期或取消在本系统创建、尚未发布的定时帖子'));
+    expect(postCalls).toEqual([]);
+    expect((await simPosts(0)).filter((p) => p.message === 'Scheduled poster').map((p) => p.is_published)).toEqual([true]);
+  });
+
+  it('lets no one act on the posts of people outside their scope, nor without the post screen', async () => {
+    const { when, rows } = await schedule(['Not yours']);
+    const [post] = rows;
+    // Another team's staff who may even use the same page.
+    const other = await createUser(t.db, { paths: ['/advertising/post'] });
+    await t.db.insertInto('page_users').values({ page_id: page[0]!, user_id: other.id, created_at: new Date() }).execute();
+    const otherToken = await t.login(other.account, other.password);
+    postCalls.length = 0;
+    const later = new Date(when.getTime() + HOUR).toISOString();
+    expect((await call('reschedule', { ids: [post.id, 999_999], scheduled_at: later }, otherToken)).data.results).toEqual([
+      { id: post.id, result: 'failed', error: OUTSIDE },
+      { id: 999_999, result: 'failed', error: OUTSIDE },
+    ]);
+    expect((await call('cancel', { ids: [post.id] }, otherToken)).data.results).toEqual([{ id: post.id, result: 'failed', error: OUTSIDE }]);
+    const noPath = await createUser(t.db, { paths: ['/index'] });
+    expect((await call('cancel', { ids: [post.id] }, await t.login(noPath.account, noPath.password))).code).toBe(403);
+    expect(postCalls).toEqual([]);
+    expect(await onSim(post.platform_post_id)).toEqual({ id: post.platform_post_id, is_published: false, scheduled_publish_time: unix(when) });
+    // The staff who made it no longer may use the page: refused as well.
+    await t.db.deleteFrom('page_users').where('page_id', '=', page[0]!).where('user_id', '=', staffId).execute();
+    expect((await call('cancel', { ids: [post.id] })).data.results[0].error).toBe('The page does not exist or you may not use it.');
+    await t.db.insertInto('page_users').values({ page_id: page[0]!, user_id: staffId, created_at: new Date() }).execute();
+    expect(postCalls).toEqual([]);
+  });
+
+  it('acts on each post of a bulk alone: a post gone from the platform or live there fails, the others go through', async () => {
+    const { when, rows } = await schedule(['Bulk one', 'Bulk two', 'Bulk three'], [page[0]!, page[1]!]);
+    expect(rows.map((r) => r.page.id)).toEqual([page[0], page[0], page[0], page[1], page[1], page[1]]);
+    const [a, b, c, d, e, f] = rows;
+    // b is deleted on Facebook itself; e goes live on the platform while our clock lags behind.
+    await graph(sim, tokenOf(b.platform_post_id), 'DELETE', b.platform_post_id);
+    await t.db.updateTable('page_posts').set({ scheduled_at: new Date(t.clock.now().getTime() + 15 * 60_000) }).where('id', '=', e.id).execute();
+    await graph(sim, tokenOf(e.platform_post_id), 'POST', e.platform_post_id, { scheduled_publish_time: unix(t.clock.now()) + 15 * 60 });
+
+    const later = new Date(when.getTime() + HOUR);
+    const moved = await call('reschedule', { ids: [a.id, b.id, d.id, a.id], scheduled_at: later.toISOString() });
+    expect(moved.data.results).toEqual([
+      { id: a.id, result: 'ok', error: null },
+      { id: b.id, result: 'failed', error: GONE },
+      { id: d.id, result: 'ok', error: null },
+    ]);
+    for (const r of [a, d]) expect((await onSim(r.platform_post_id)).scheduled_publish_time).toBe(unix(later));
+    expect((await listed(b.id)).scheduled_at).toBe(when.toISOString());
+
+    await sim.control('POST', '/__sim/clock', { advance: '16m' });
+    // A delete whose answer is lost: the post is read again and counts as cancelled.
+    await sim.control('POST', '/__sim/faults', { path: `/${f.platform_post_id}`, method: 'DELETE', apply_then_drop: true });
+    const cancelled = await call('cancel', { ids: [a.id, b.id, c.id, e.id, f.id] });
+    expect(cancelled.data.results).toEqual([
+      { id: a.id, result: 'ok', error: null },
+      { id: b.id, result: 'failed', error: GONE },
+      { id: c.id, result: 'ok', error: null },
+      { id: e.id, result: 'failed', error: 'The post has already gone live on the page; it was not cancelled.' },
+      { id: f.id, result: 'ok', error: null },
+    ]);
+    expect(await onSim(e.platform_post_id)).toEqual({ id: e.platform_post_id, is_published: true });
+    for (const r of [a, c, f]) await expect(onSim(r.platform_post_id)).rejects.toThrow(/does not exist/);
+    expect((await onSim(d.platform_post_id)).is_published).toBe(false);
+    const statuses = await t.db.selectFrom('page_posts').select(['id', 'status']).where('id', 'in', rows.map((r) => r.id)).orderBy('id').execute();
+    expect(statuses.map((r) => r.status)).toEqual(['cancelled', 'created', 'cancelled', 'created', 'created', 'cancelled']);
+    // Posts run a few at a time, so their entries may come in any order.
+    expect((await audits('posts.cancel')).map((r) => r.entity_id).slice(-3).sort()).toEqual([a, c, f].map((r) => String(r.id)).sort());
   });
 });

@@ -2,7 +2,7 @@ import type { PagePost } from '@ads/contracts';
 import { screen, waitFor } from '@testing-library/react';
 import dayjs from 'dayjs';
 import { describe, expect, it } from 'vitest';
-import { findDialog } from '@/testing/dom';
+import { findDialog, rowOf } from '@/testing/dom';
 import { mockApi } from '@/testing/mock-api';
 import { renderScreen } from '@/testing/render';
 import PostPage from './post-page';
@@ -175,5 +175,91 @@ describe('page posts', { timeout: 30_000 }, () => {
     await user.click(confirm.getByRole('button', { name: /OK|Confirm/ }));
     await waitFor(() => expect(api.count('/page-posts/create')).toBe(1));
     expect(api.lastBody('/page-posts/create')).toMatchObject({ published: false, scheduled_at: when.second(0).millisecond(0).toISOString() });
+  });
+
+  it('reschedules a post that is still ahead: a time in the window, a confirmation, then its result; other posts offer no action', async () => {
+    const at = dayjs().add(2, 'hour').second(0).millisecond(0).toISOString();
+    let moved: string | null = null;
+    const api = mockApi({
+      '/page-posts/pages': () => pages,
+      '/page-posts/list': () => {
+        const list = [post({ id: 5, message: 'Later tonight', scheduled_at: moved ?? at }), post({ id: 6, message: 'Already out', published: true })];
+        return { list, total: list.length };
+      },
+      '/page-posts/reschedule': (b) => {
+        moved = b.scheduled_at;
+        return { results: [{ id: 5, result: 'ok', error: null }] };
+      },
+    });
+    const { user } = renderScreen(<PostPage />, { url: '/advertising/post' });
+    expect(await screen.findByText('Later tonight')).toBeTruthy();
+    expect(rowOf('Already out').queryByRole('button', { name: 'Reschedule' })).toBeNull();
+    expect(rowOf('Already out').queryByRole('button', { name: 'Cancel post' })).toBeNull();
+    await user.click(rowOf('Later tonight').getByRole('button', { name: 'Reschedule' }));
+    const dialog = await findDialog('Reschedule 1 scheduled posts');
+    expect(dialog.getByText(`Goes live now at ${dayjs(at).format('YYYY-MM-DD HH:mm')}`)).toBeTruthy();
+
+    await user.click(dialog.getByRole('button', { name: 'Reschedule' }));
+    expect(await dialog.findByText('Choose when the posts go live')).toBeTruthy();
+    const field = dialog.getByRole('textbox', { name: 'Goes live at' });
+    await user.type(field, `${dayjs().add(5, 'minute').format('YYYY-MM-DD HH:mm')}{Enter}`);
+    expect(await dialog.findByText('Choose a time at least 15 minutes from now')).toBeTruthy();
+    const when = dayjs().add(5, 'hour').second(0).millisecond(0);
+    await user.clear(field);
+    await user.type(field, `${when.format('YYYY-MM-DD HH:mm')}{Enter}`);
+    await waitFor(() => expect(dialog.queryByText(/Choose a time at/)).toBeNull());
+    await user.click(dialog.getByRole('button', { name: 'Reschedule' }));
+    const confirm = await findDialog(`Move 1 posts to go live at ${when.format('YYYY-MM-DD HH:mm')}?`);
+    expect(api.count('/page-posts/reschedule')).toBe(0);
+    await user.click(confirm.getByRole('button', { name: /OK|Confirm/ }));
+    await waitFor(() => expect(api.bodies('/page-posts/reschedule')).toEqual([{ ids: [5], scheduled_at: when.toISOString() }]));
+    const results = await findDialog('Results');
+    expect(results.getByText('Rescheduled: 1 done, 0 failed')).toBeTruthy();
+    expect(results.getByText('Done')).toBeTruthy();
+    await user.click(results.getByText('Close'));
+    expect(await screen.findByText(`Goes live ${when.format('YYYY-MM-DD HH:mm')}`)).toBeTruthy();
+  });
+
+  it('cancels selected posts after a confirmation that says they are deleted from the page, and shows each post’s result', async () => {
+    const at = dayjs().add(3, 'hour').toISOString();
+    const cancelled = new Set<number>();
+    const api = mockApi({
+      '/page-posts/pages': () => pages,
+      '/page-posts/list': () => {
+        const list = [
+          post({ id: 7, message: 'First to drop', scheduled_at: at }),
+          post({ id: 8, message: 'Second to drop', scheduled_at: at, page: { id: 32, name: 'Old Page', platform_id: '556' } }),
+          post({ id: 9, message: 'Went live', scheduled_at: dayjs().subtract(1, 'hour').toISOString(), published: true }),
+        ].map((p) => (cancelled.has(p.id) ? { ...p, status: 'cancelled' as const } : p));
+        return { list, total: list.length };
+      },
+      '/page-posts/cancel': (b) => {
+        cancelled.add(7);
+        return {
+          results: b.ids.map((id) => (id === 7 ? { id, result: 'ok' as const, error: null } : { id, result: 'failed' as const, error: 'The ad platform answered with an error: (#200) missing permissions' })),
+        };
+      },
+    });
+    const { user } = renderScreen(<PostPage />, { url: '/advertising/post' });
+    expect(await screen.findByText('First to drop')).toBeTruthy();
+    expect((screen.getByRole('checkbox', { name: 'Select post: Went live' }) as HTMLInputElement).disabled).toBe(true);
+    await user.click(screen.getByRole('checkbox', { name: 'Select post: First to drop' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Select post: Second to drop' }));
+    await user.click(screen.getByRole('button', { name: 'Cancel selected posts' }));
+    const confirm = await findDialog('Cancel 2 scheduled posts?');
+    expect(confirm.getByText(/will be deleted from their pages and will never go live; this cannot be undone/)).toBeTruthy();
+    expect(api.count('/page-posts/cancel')).toBe(0);
+    await user.click(confirm.getByRole('button', { name: 'Yes, cancel them' }));
+    await waitFor(() => expect(api.bodies('/page-posts/cancel')).toEqual([{ ids: [7, 8] }]));
+    const results = await findDialog('Results');
+    expect(results.getByText('Cancelled: 1 done, 1 failed')).toBeTruthy();
+    expect(results.getByText('The ad platform answered with an error: (#200) missing permissions')).toBeTruthy();
+    expect(results.getByText('Old Page')).toBeTruthy();
+    await user.click(results.getByText('Close'));
+    // The cancelled post shows so and offers nothing more; the failed one stays selected, to try again.
+    await waitFor(() => expect(rowOf('First to drop').getByText('Cancelled')).toBeTruthy());
+    expect(rowOf('First to drop').queryByRole('button', { name: 'Cancel post' })).toBeNull();
+    expect(rowOf('Second to drop').getByRole('button', { name: 'Cancel post' })).toBeTruthy();
+    expect(screen.getByTestId('selection-bar').textContent).toContain('1 selected');
   });
 });

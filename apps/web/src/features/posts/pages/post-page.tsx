@@ -6,7 +6,7 @@ import type dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import { FilterBar, ListTable, urlBoolean, urlInt, useListQuery, type ListColumn } from '@/components/list-kit';
+import { FilterBar, ListTable, SelectionBar, urlBoolean, urlInt, useListQuery, useRowSelection, type ListColumn } from '@/components/list-kit';
 import { PageShell } from '@/components/page-shell';
 import { useRouteTitle } from '@/components/use-route-title';
 import { api } from '@/lib/api-client';
@@ -14,10 +14,12 @@ import { confirmAction } from '@/lib/confirm';
 import { formatDateTime } from '@/lib/format';
 import '@/locales/launch-namespace';
 import { PlatformPosts } from '@/components/platform-posts';
+import { isScheduledAhead, scheduleProblem, useScheduledPostActions } from '../components/scheduled-post-actions';
 
 // 帖子管理 (/advertising/post): the posts made here per page with their status, material and link
-// (filters and paging in the URL), and a bulk form: posts from library materials (or link posts)
-// with text, call to action and link, on chosen pages, published or not.
+// (filters and paging in the URL), scheduled ones rescheduled or cancelled one by one or in bulk,
+// and a bulk form: posts from library materials (or link posts) with text, call to action and
+// link, on chosen pages, published, not, or at a time.
 
 const querySchema = z.object({
   tab: z.enum(['list', 'platform', 'create']).default('list'),
@@ -33,7 +35,8 @@ const querySchema = z.object({
 });
 const useScreenQuery = () => useListQuery(querySchema, { filterKeys: ['page_id', 'status', 'kind', 'published', 'keyword'] });
 const keys = { all: ['page-posts'] as const };
-const STATUS_COLOR = { pending: 'default', creating: 'processing', created: 'success', failed: 'error' } as const;
+const STATUS_COLOR = { pending: 'default', creating: 'processing', created: 'success', failed: 'error', cancelled: 'default' } as const;
+const postKey = (p: PagePost) => p.id;
 
 function usePages() {
   return useQuery({ queryKey: [...keys.all, 'pages'], queryFn: () => api.call(endpoints.pagePosts.pages) });
@@ -61,7 +64,7 @@ function useRetryFailed(list: ReturnType<typeof useScreenQuery>) {
 
 /** A batch's counts per result (the whole batch, not one page of it); polled while posts are under way. */
 function useBatchCounts(batchId: string | undefined) {
-  const statuses = ['created', 'failed', 'pending', 'creating'] as const;
+  const statuses = ['created', 'failed', 'pending', 'creating', 'cancelled'] as const;
   // Polled while the batch is on screen (not in a background tab): a retry can start any time.
   const results = useQueries({
     queries: statuses.map((status) => ({
@@ -72,7 +75,7 @@ function useBatchCounts(batchId: string | undefined) {
     })),
   });
   const n = (i: number) => results[i]?.data?.total ?? 0;
-  return { created: n(0), failed: n(1), running: n(2) + n(3), total: n(0) + n(1) + n(2) + n(3) };
+  return { created: n(0), failed: n(1), running: n(2) + n(3), cancelled: n(4), total: n(0) + n(1) + n(2) + n(3) + n(4) };
 }
 
 function PostList({ list }: { list: ReturnType<typeof useScreenQuery> }) {
@@ -80,6 +83,8 @@ function PostList({ list }: { list: ReturnType<typeof useScreenQuery> }) {
   const { query } = list;
   const pages = usePages();
   const retry = useRetryFailed(list);
+  const selection = useRowSelection<PagePost>(postKey);
+  const acts = useScheduledPostActions(selection.drop);
   const body = {
     ...(query.batch_id && { batch_id: query.batch_id }),
     page: query.page,
@@ -106,14 +111,18 @@ function PostList({ list }: { list: ReturnType<typeof useScreenQuery> }) {
       key: 'published',
       title: t('post.columns.published'),
       width: 150,
-      render: (_, p) => (
-        <Flex vertical>
-          <Tag color={p.published ? 'green' : p.scheduled_at ? 'gold' : 'default'} style={{ width: 'fit-content' }}>
-            {p.scheduled_at && !p.published ? t('post.scheduled') : t(`post.published.${p.published}`)}
-          </Tag>
-          {p.scheduled_at && <Typography.Text type="secondary" style={{ fontSize: 12 }}>{t('post.scheduledAt', { at: formatDateTime(p.scheduled_at) })}</Typography.Text>}
-        </Flex>
-      ),
+      render: (_, p) => {
+        // A cancelled post keeps its time, but it never goes live.
+        const waiting = p.scheduled_at !== null && !p.published && p.status !== 'cancelled';
+        return (
+          <Flex vertical>
+            <Tag color={p.published ? 'green' : waiting ? 'gold' : 'default'} style={{ width: 'fit-content' }}>
+              {waiting ? t('post.scheduled') : t(`post.published.${p.published}`)}
+            </Tag>
+            {p.scheduled_at && p.status !== 'cancelled' && <Typography.Text type="secondary" style={{ fontSize: 12 }}>{t('post.scheduledAt', { at: formatDateTime(p.scheduled_at) })}</Typography.Text>}
+          </Flex>
+        );
+      },
     },
     {
       key: 'status',
@@ -133,6 +142,24 @@ function PostList({ list }: { list: ReturnType<typeof useScreenQuery> }) {
     },
     { key: 'post_id', title: t('post.columns.postId'), width: 200, render: (_, p) => (p.platform_post_id ? <Typography.Text copyable>{p.platform_post_id}</Typography.Text> : '-') },
     { key: 'created_at', title: t('post.columns.createdAt'), width: 150, render: (_, p) => <Flex vertical><span>{formatDateTime(p.created_at)}</span><Typography.Text type="secondary" style={{ fontSize: 12 }}>{p.created_by.name}</Typography.Text></Flex> },
+    {
+      key: 'actions',
+      title: t('post.columns.actions'),
+      width: 170,
+      render: (_, p) =>
+        isScheduledAhead(p) ? (
+          <Flex gap={4} wrap>
+            <Button type="link" size="small" style={{ padding: 0 }} disabled={acts.pending} onClick={() => acts.reschedule([p])}>
+              {t('post.reschedule.action')}
+            </Button>
+            <Button type="link" size="small" danger style={{ padding: 0 }} disabled={acts.pending} onClick={() => acts.cancel([p])}>
+              {t('post.cancel.action')}
+            </Button>
+          </Flex>
+        ) : (
+          '-'
+        ),
+    },
   ];
   const counts = useBatchCounts(query.batch_id);
   return (
@@ -143,7 +170,7 @@ function PostList({ list }: { list: ReturnType<typeof useScreenQuery> }) {
           showIcon
           data-testid="post-batch"
           title={t('post.batch.title', { id: query.batch_id.slice(0, 8) })}
-          description={t('post.batch.counts', counts)}
+          description={t('post.batch.counts', counts) + (counts.cancelled ? t('post.batch.cancelled', { count: counts.cancelled }) : '')}
           action={
             <Flex gap={8}>
               {counts.failed > 0 && counts.running === 0 && (
@@ -175,7 +202,23 @@ function PostList({ list }: { list: ReturnType<typeof useScreenQuery> }) {
           <Input allowClear style={{ width: 180 }} />
         </Form.Item>
       </FilterBar>
-      <ListTable<PagePost, NonNullable<typeof posts.data>> list={list} result={posts} columns={columns} rowKey="id" empty={{ text: t('post.empty') }} />
+      <SelectionBar count={selection.count} onClear={selection.clear}>
+        <Button size="small" type="primary" disabled={acts.pending} onClick={() => acts.reschedule(selection.rows)}>
+          {t('post.reschedule.bulk')}
+        </Button>
+        <Button size="small" danger disabled={acts.pending} onClick={() => acts.cancel(selection.rows)}>
+          {t('post.cancel.bulk')}
+        </Button>
+      </SelectionBar>
+      <ListTable<PagePost, NonNullable<typeof posts.data>>
+        list={list}
+        result={posts}
+        columns={columns}
+        rowKey="id"
+        empty={{ text: t('post.empty') }}
+        selection={{ ...selection.tableSelection, disabled: (p) => !isScheduledAhead(p), label: (p) => t('post.selectOne', { message: p.message.slice(0, 60) }) }}
+      />
+      {acts.dialogs}
     </Flex>
   );
 }
@@ -216,14 +259,6 @@ interface FormValues {
   visibility: 'published' | 'unpublished' | 'scheduled';
   scheduled_at?: dayjs.Dayjs;
   posts: Draft[];
-}
-
-/** The schedule's window (POST_SCHEDULE), checked again by the server when the batch is made. */
-function scheduleProblem(at: dayjs.Dayjs, now = Date.now()): 'scheduleTooSoon' | 'scheduleTooLate' | null {
-  const ahead = at.valueOf() - now;
-  if (ahead < POST_SCHEDULE.minMinutes * 60_000) return 'scheduleTooSoon';
-  if (ahead > POST_SCHEDULE.maxDays * 86_400_000) return 'scheduleTooLate';
-  return null;
 }
 
 function MaterialSelect({ value, onChange, label }: { value?: number | null; onChange?: (v: number | null) => void; label: string }) {
