@@ -5,7 +5,7 @@
  * so they delivered. Two journeys on data of their own, so they run side by side: nothing in them
  * waits on a slow job (the cross-account copy has no video to process), only on many screens.
  */
-import { MANAGER, connectedSimUser, expect, openAs, pickOption, switchLocale, test, unique, type Api, type Page, type Sim } from './fixtures.ts';
+import { MANAGER, chooseMenuItem, connectedSimUser, expect, openAs, pickOption, switchLocale, test, unique, type Api, type Page, type Sim } from './fixtures.ts';
 
 /** A Graph API call to the simulator with a user's token (form-encoded, objects as JSON text). */
 async function graph(sim: Sim, token: string, path: string, params: Record<string, unknown>): Promise<{ id: string }> {
@@ -118,9 +118,8 @@ test('drill from optimizer to ad, pause the ad, edit the budget, and find both a
   await expect(drawer).toBeHidden();
 
   // Edit the ad set's budget: major units in, the change said before sending.
-  await row(page, names.adset).getByRole('button', { name: `「${names.adset}」的更多操作` }).click();
-  await page.getByRole('menuitem', { name: '修改预算' }).click();
   const budget = page.getByRole('dialog').filter({ hasText: '修改 1 个广告组的预算' });
+  await chooseMenuItem(page, row(page, names.adset).getByRole('button', { name: `「${names.adset}」的更多操作` }), '修改预算', budget);
   await expect(budget).toContainText('USD 50.00');
   await budget.getByLabel('新预算（USD）').fill('60');
   await budget.getByRole('button', { name: /下一步/ }).click();
@@ -178,9 +177,8 @@ test('copy the ad set with another pixel and into a JPY ad account, each object 
 
   // Copy the ad set with the other pixel (re-created, since a published ad set's pixel cannot change).
   const otherPixel = simUser.pixels[1]!;
-  await row(page, names.adset).getByRole('button', { name: `「${names.adset}」的更多操作` }).click();
-  await page.getByRole('menuitem', { name: '复制' }).click();
   const copy = page.getByRole('dialog').filter({ hasText: '复制 1 个广告组' });
+  await chooseMenuItem(page, row(page, names.adset).getByRole('button', { name: `「${names.adset}」的更多操作` }), '复制', copy);
   await pickOption(page, copy.getByRole('combobox', { name: '像素' }), otherPixel.name, { option: otherPixel.id });
   await copy.getByRole('button', { name: /下一步/ }).click();
   await expect(copy.getByTestId('copy-preview')).toContainText(`像素: ${simUser.pixels[0]!.id} → ${otherPixel.id}`);
@@ -191,9 +189,8 @@ test('copy the ad set with another pixel and into a JPY ad account, each object 
   await expect(copy).toBeHidden();
 
   // Copy the ad set into the JPY account: read and created anew there, its budget converted to yen, as a task.
-  await page.getByRole('button', { name: `「${names.adset}」的更多操作` }).click();
-  await page.getByRole('menuitem', { name: '复制' }).click();
   const cross = page.getByRole('dialog').filter({ hasText: '复制 1 个广告组' });
+  await chooseMenuItem(page, page.getByRole('button', { name: `「${names.adset}」的更多操作` }), '复制', cross);
   await pickOption(page, cross.getByRole('combobox', { name: '复制到广告账户' }), names.jpAccount, { option: `${names.jpAccount} (${actJ}) · JPY` });
   await expect(cross).toContainText('预算按当日汇率换算为该账户币种');
   await expect(cross.getByLabel('日预算（JPY）')).toBeVisible();

@@ -4,7 +4,7 @@
  * rule's history with the figures behind it, and in 关闭日志. The ad is made on the simulator over
  * its Graph API and back-dated so it has spent.
  */
-import { MANAGER, connectedSimUser, expect, openAs, pickOption, test, unique, type Page, type Sim } from './fixtures.ts';
+import { MANAGER, chooseMenuItem, connectedSimUser, expect, openAs, pickOption, test, unique, type Page, type Sim } from './fixtures.ts';
 
 async function graph(sim: Sim, token: string, path: string, params: Record<string, unknown>): Promise<{ id: string }> {
   const form: Record<string, string> = { access_token: token };
@@ -58,9 +58,8 @@ test('create a stop-loss rule from its template, dry-run it, switch it on, and f
   // 规则 → 新建规则 → 止损: only this account, spend over the last 2 days ≥ $1 with no purchase.
   await openAs(page, api, MANAGER, '/operation/account');
   await page.getByRole('tab', { name: '规则' }).click();
-  await page.getByRole('button', { name: /新建规则/ }).click();
-  await page.getByRole('menuitem', { name: /^止损/ }).click();
   const editor = page.locator('.ant-drawer').filter({ hasText: '新建规则' });
+  await chooseMenuItem(page, page.getByRole('button', { name: /新建规则/ }), /^止损/, editor);
   await expect(editor.getByLabel('规则名称')).toHaveValue('止损：今日花费 ≥ $30 且无购买');
   await editor.getByLabel('规则名称').fill(names.rule);
   await editor.getByText('指定账户', { exact: true }).click();

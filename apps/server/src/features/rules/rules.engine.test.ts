@@ -66,6 +66,13 @@ describe('rule windows and conditions', () => {
     expect(evaluateTree(ctr('lt'), f).met).toBe(false);
     expect(evaluateTree(ctr('gte'), f).met).toBe(false);
     expect(compare(0.1 + 0.2, 'eq', 0.3)).toBe(true);
+    // A window with no rows (no delivery yet today) is zeros: no purchase today, spend 0, still no CTR.
+    const idle: ObjectFigures = { sums: new Map([['last_days:2', { spend_usd_cents: 500 }]]), extra: { object_age_hours: 50, hours_since_change: 2, budget_used_pct: 0 } };
+    const one = (metric: 'purchases' | 'spend' | 'ctr', operator: 'eq' | 'gte' | 'lt', value: number): RuleConditionTree => ({ match: 'all', groups: [{ match: 'all', conditions: [{ metric, operator, value, window: { type: 'today' } }] }] });
+    expect(evaluateTree(one('purchases', 'eq', 0), idle).met).toBe(true);
+    expect(evaluateTree(one('spend', 'gte', 1), idle).met).toBe(false);
+    expect(evaluateTree(one('spend', 'lt', 1), idle).values[0]!.actual).toBe(0);
+    expect(evaluateTree(one('ctr', 'lt', 1), idle).met).toBe(false);
   });
 });
 

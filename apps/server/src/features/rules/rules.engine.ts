@@ -89,9 +89,9 @@ export interface ObjectFigures {
 /** A condition's figure for an object; null when there is none (a ratio over zero, a cohort not matured). */
 export function conditionActual(c: RuleCondition, f: ObjectFigures): number | null {
   if (isExtraMetric(c.metric)) return f.extra[c.metric];
-  const sums = f.sums.get(windowKey(c.window));
-  if (!sums) return null;
-  return metricValue(c.metric, sums);
+  // A window without rows is a window of zeros (no delivery today is no purchase today); a ratio
+  // over it still has no figure (metricValue answers null over a zero denominator).
+  return metricValue(c.metric, f.sums.get(windowKey(c.window)) ?? {});
 }
 
 const EPS = 1e-9;
