@@ -130,7 +130,8 @@ describe('materials library', { timeout: 60_000 }, () => {
     const tags = modal.getByText('Type and press Enter').closest('.ant-select')!.querySelector('input')!;
     await user.type(tags, 'final');
     await user.click(await screen.findByTitle('final'));
-    await user.click(modal.getByText('Replace'));
+    // The mode shows once the tag is in (a render later on a loaded runner).
+    await user.click(await modal.findByText('Replace'));
     await user.type(modal.getByPlaceholderText('Optional'), 'checked by QA');
     await user.click(modal.getByRole('button', { name: /Save/ }));
     await waitFor(() =>
