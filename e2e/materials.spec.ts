@@ -124,10 +124,14 @@ const row = (page: Page, name: string) => rows(page).filter({ hasText: name });
 
 /** Narrows the library to file names containing `keyword` (the test's own prefix). */
 async function searchLibrary(page: Page, keyword: string) {
-  await filters(page).getByLabel('关键词').fill(keyword);
-  // Enter, as people search: a drawer that closed just before leaves focus where the person put it.
-  await filters(page).getByLabel('关键词').press('Enter');
-  await expect(page).toHaveURL(new RegExp(`keyword=${encodeURIComponent(keyword)}`));
+  // Typed again until the address has it: right after 重置 the form follows the address one render
+  // later and may wipe a keyword typed before that (twice in CI, the box then empty on Enter).
+  await expect(async () => {
+    await filters(page).getByLabel('关键词').fill(keyword);
+    // Enter, as people search: a drawer that closed just before leaves focus where the person put it.
+    await filters(page).getByLabel('关键词').press('Enter');
+    await expect(page).toHaveURL(new RegExp(`keyword=${encodeURIComponent(keyword)}`), { timeout: 3_000 });
+  }).toPass({ timeout: 20_000 });
 }
 
 test('a manager drops two videos and an image at once with a language and tags; each finishes and the library shows them with thumbnails and durations', async ({ page, api, media }) => {
